@@ -1,0 +1,27 @@
+"""Expected errors: the CLI turns each into one line on stderr and a non-zero exit."""
+
+from __future__ import annotations
+
+
+class CtxoptError(Exception):
+    """An expected failure with a message a user can act on."""
+
+    exit_code = 1
+
+
+class UsageError(CtxoptError):
+    """Bad input from the user: a missing path, a bad flag value."""
+
+    exit_code = 2
+
+
+class IndexMissingError(CtxoptError):
+    """No index where one is needed."""
+
+
+class IndexMismatchError(CtxoptError):
+    """The index was written by another format or embedder."""
+
+
+class BudgetError(CtxoptError):
+    """A token budget that cannot hold the minimum prompt."""
