@@ -94,6 +94,7 @@ class FileRecord:
     tokens: int
     chunks: int
     commit_time: int  # unix seconds of the file's last commit, 0 if unknown
+    imports: tuple[str, ...] = ()  # import strings of the file, as written
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,72 @@
+"""The ctxopt command line: thin commands over the library."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+from ctxopt import __version__
+from ctxopt.cli import index_cmd, pack_cmd, query_cmd, stats_cmd
+from ctxopt.cli.console import Terminal
+from ctxopt.errors import CtxoptError
+
+app = typer.Typer(
+    name="ctxopt",
+    help="Turn a code repository into the smallest prompt that still holds what an LLM needs.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"ctxopt {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """ctxopt: index a repository, query it, and pack the best prompt for a task."""
+
+
+app.command("index")(index_cmd.index)
+app.command("query")(query_cmd.query)
+app.command("pack")(pack_cmd.pack)
+app.command("stats")(stats_cmd.stats)
+
+
+def main() -> None:
+    """Entry point: expected errors become one line on stderr and a non-zero exit."""
+    try:
+        app(standalone_mode=False)
+    except CtxoptError as exc:
+        Terminal().error(str(exc))
+        sys.exit(exc.exit_code)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        Terminal().error("aborted")
+        sys.exit(130)
+    except KeyboardInterrupt:
+        Terminal().error("interrupted")
+        sys.exit(130)
+    except Exception as exc:  # a bug: still one line, unless debugging
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        if os.environ.get("CTXOPT_DEBUG"):
+            raise
+        Terminal().error(
+            f"internal error: {type(exc).__name__}: {exc} (set CTXOPT_DEBUG=1 for the traceback)"
+        )
+        sys.exit(1)

@@ -1,0 +1,3 @@
+from ctxopt.cli import main
+
+main()

@@ -1,0 +1,113 @@
+"""`ctxopt pack`: the best prompt for a task within a token budget, on stdout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ctxopt.cli.console import Terminal
+from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.render_pack import pack_explain, pack_json, pack_summary
+from ctxopt.cli.settings import settings_from_flags
+
+
+def pack(
+    task: Annotated[str, typer.Argument(help="The task, in your words.")],
+    *,
+    path: PathOption = None,
+    db: DbOption = None,
+    budget: Annotated[
+        int | None, typer.Option("--budget", "-b", help="Token budget (default 8000).")
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model", "-m", help="Target model: its window minus --reserve is the budget."
+        ),
+    ] = None,
+    reserve: Annotated[
+        float | None, typer.Option("--reserve", help="Share of the window kept for the answer.")
+    ] = None,
+    compression: Annotated[
+        str | None, typer.Option("--compression", "-c", help="none, light, medium or aggressive.")
+    ] = None,
+    fmt: Annotated[
+        str | None, typer.Option("--format", "-f", help="markdown, xml or plain.")
+    ] = None,
+    line_numbers: Annotated[
+        bool, typer.Option("--line-numbers", help="Number code lines.")
+    ] = False,
+    edges: Annotated[
+        bool,
+        typer.Option("--edges", help="Most relevant files first and last (lost in the middle)."),
+    ] = False,
+    no_overview: Annotated[
+        bool, typer.Option("--no-overview", help="No repository structure section.")
+    ] = False,
+    max_chunks_per_file: Annotated[
+        int | None, typer.Option("--max-chunks-per-file", help="Cap per file (default 3).")
+    ] = None,
+    diff: Annotated[
+        str | None,
+        typer.Option("--diff", help="Pack for the change against REF (e.g. HEAD, main)."),
+    ] = None,
+    staged: Annotated[bool, typer.Option("--staged", help="Pack for the staged change.")] = False,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the prompt to this file.")
+    ] = None,
+    no_refresh: Annotated[
+        bool, typer.Option("--no-refresh", help="Don't re-index changed files first; warn.")
+    ] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="On stderr: why each chunk was picked or dropped.")
+    ] = False,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Pack the code a task needs into one prompt that fits the budget (stdout or -o)."""
+    from ctxopt.pack.api import PackOptions, build_pack
+    from ctxopt.pack.diff import diff_hits
+
+    terminal = Terminal(quiet=quiet)
+    settings = settings_from_flags(
+        path,
+        db=db,
+        budget=budget,
+        model=model,
+        reserve=reserve,
+        compression=compression,
+        format=fmt,
+        max_chunks_per_file=max_chunks_per_file,
+    )
+    extra, preface = diff_hits(settings, ref=diff, staged=staged) if (diff or staged) else ((), "")
+    options = PackOptions(
+        task=task,
+        budget=budget if budget is not None else (None if settings.model else settings.budget),
+        model=settings.model,
+        reserve=settings.reserve,
+        compression=settings.compression,
+        format=settings.format,
+        line_numbers=line_numbers,
+        order="edges" if edges else "relevance",
+        overview=not no_overview,
+        refresh=not no_refresh,
+        extra_hits=extra,
+        preface=preface,
+    )
+    result = build_pack(settings, options, notify=terminal.info)
+    for warning in result.warnings:
+        terminal.warn(warning)
+    if result.stale:
+        terminal.warn(f"{result.stale} files changed since indexing; the pack may be stale")
+    if output is not None:
+        output.write_text(result.prompt, encoding="utf-8")
+    if as_json:
+        terminal.json(pack_json(result))
+    elif output is None:
+        terminal.payload(result.prompt)
+    if explain:
+        pack_explain(terminal, result)
+    if not quiet:
+        pack_summary(terminal, result, output)

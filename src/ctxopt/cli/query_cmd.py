@@ -1,0 +1,63 @@
+"""`ctxopt query`: the chunks a task needs, ranked, with the reasons."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ctxopt.cli.console import Terminal
+from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.render_query import query_json, query_table
+from ctxopt.cli.settings import settings_from_flags
+
+
+def query(
+    text: Annotated[str, typer.Argument(help="The task, in your words.")],
+    *,
+    path: PathOption = None,
+    db: DbOption = None,
+    k: Annotated[
+        int | None, typer.Option("-k", "--top", help="How many results (default 10).")
+    ] = None,
+    lang: Annotated[list[str] | None, typer.Option("--lang", help="Only this language.")] = None,
+    kind: Annotated[list[str] | None, typer.Option("--kind", help="Only this chunk kind.")] = None,
+    glob: Annotated[list[str] | None, typer.Option("--glob", help="Only paths matching.")] = None,
+    no_tests: Annotated[bool, typer.Option("--no-tests", help="Leave tests out.")] = False,
+    no_refresh: Annotated[
+        bool, typer.Option("--no-refresh", help="Don't re-index changed files first; warn.")
+    ] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Show each factor's share.")] = False,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Rank the code relevant to a task (hybrid full-text, vector, entities and graph)."""
+    from ctxopt.errors import UsageError
+    from ctxopt.retrieve.api import run_query
+    from ctxopt.retrieve.search import QueryOptions
+
+    if not text.strip():
+        raise UsageError("the query text is empty; say what the task is")
+    terminal = Terminal(quiet=quiet)
+    settings = settings_from_flags(path, db=db, top_k=k)
+    if settings.top_k <= 0:
+        raise UsageError(f"-k must be positive, got {settings.top_k}")
+    options = QueryOptions(
+        k=settings.top_k,
+        languages=tuple(lang or ()),
+        kinds=tuple(kind or ()),
+        globs=tuple(glob or ()),
+        no_tests=no_tests,
+    )
+    result, freshness = run_query(
+        settings, text, options, refresh=not no_refresh, notify=terminal.info
+    )
+    if freshness.stale and not freshness.refreshed:
+        terminal.warn(
+            f"{freshness.stale} files changed since indexing; results may be stale "
+            "(run `ctxopt index` or drop --no-refresh)"
+        )
+    if as_json:
+        terminal.json(query_json(result, explain=explain))
+    else:
+        query_table(terminal, result, explain=explain)

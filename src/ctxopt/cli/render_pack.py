@@ -1,0 +1,88 @@
+"""The pack summary and explanation (stderr) and its JSON form (stdout)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ctxopt.cli.console import Terminal
+from ctxopt.pack.api import PackResult
+
+
+def pack_json(result: PackResult) -> dict[str, Any]:
+    rec = result.recommendation
+    return {
+        "prompt": result.prompt,
+        "tokens": result.tokens,
+        "budget": result.budget,
+        "model_budget": result.model_budget,
+        "encoding": result.encoding,
+        "token_factor": result.token_factor,
+        "files": list(result.files),
+        "chunks": [
+            {
+                "file": c.hit.chunk.path,
+                "start_line": c.hit.chunk.start_line,
+                "end_line": c.hit.chunk.end_line,
+                "name": c.hit.chunk.qualified_name or c.hit.chunk.name,
+                "kind": c.hit.chunk.kind.value,
+                "tokens": c.tokens,
+                "original_tokens": c.hit.chunk.tokens,
+                "score": c.hit.score,
+                "fidelity": c.fidelity.value,
+                "compressed": c.content,
+                "why": c.why,
+                "reasons": list(c.hit.reasons),
+            }
+            for c in result.chosen
+        ],
+        "savings": {
+            "repo_tokens": result.savings.repo_tokens,
+            "packed_tokens": result.savings.packed_tokens,
+            "percentage": result.savings.percentage,
+            "cost_saved": result.savings.cost_saved,
+        },
+        "model": {
+            "recommended": rec.model,
+            "tier": rec.tier,
+            "reasoning": rec.reasoning,
+            "estimated_cost": rec.estimated_cost,
+        },
+        "intent": result.query.intent.type.value,
+        "confidence": result.confidence,
+        "warnings": list(result.warnings),
+    }
+
+
+def pack_summary(terminal: Terminal, result: PackResult, output: Path | None) -> None:
+    where = f" -> {output}" if output else ""
+    shown = sum(1 for c in result.chosen if c.fidelity.value != "path")
+    terminal.err.print(
+        f"packed {result.tokens:,}/{result.budget:,} tokens ({result.encoding}"
+        + (f", x{result.token_factor} for the model" if result.token_factor != 1.0 else "")
+        + f"): {len(result.files)} files, {shown} chunks{where}; "
+        f"{result.savings.percentage:.1f}% smaller than the repository "
+        f"({result.savings.repo_tokens:,} tokens); intent {result.query.intent.type.value}, "
+        f"confidence {result.confidence:.2f}; recommended model: "
+        f"{result.recommendation.model} ({result.recommendation.tier})",
+        markup=False,
+    )
+
+
+def pack_explain(terminal: Terminal, result: PackResult) -> None:
+    for choice in result.chosen:
+        chunk = choice.hit.chunk
+        terminal.err.print(
+            f"+ {chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.qualified_name} "
+            f"[{choice.fidelity.value}, {choice.tokens} tok, score {choice.hit.score:.3f}] "
+            f"{choice.why}: {'; '.join(choice.hit.reasons[:3])}",
+            markup=False,
+        )
+    for hit, reason in result.dropped[:40]:
+        chunk = hit.chunk
+        terminal.err.print(
+            f"- {chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.qualified_name} "
+            f"(score {hit.score:.3f}): {reason}",
+            markup=False,
+        )
+    terminal.err.print(f"recommendation: {result.recommendation.reasoning}", markup=False)

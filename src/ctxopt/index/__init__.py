@@ -1,0 +1,1 @@
+"""The index: refresh plan, LanceDB store and build pipeline."""

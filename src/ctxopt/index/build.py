@@ -1,0 +1,263 @@
+"""The index pipeline: discover -> plan -> chunk -> count -> embed -> write."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from ctxopt import discover as discovery
+from ctxopt import gitmeta
+from ctxopt.chunking import CHUNKER_VERSION
+from ctxopt.config import Settings
+from ctxopt.embed import DIMENSIONS, Embedder, canonical_name, get_embedder
+from ctxopt.errors import IndexMismatchError
+from ctxopt.index import schema
+from ctxopt.index.plan import plan_refresh, resolve_touched
+from ctxopt.index.process import ProcessedFile, file_hash, process_files
+from ctxopt.index.store import IndexReader, IndexWriter, index_exists
+from ctxopt.retrieve.graph import build_graph
+from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats
+
+EMBED_BATCH = 1024
+WRITE_BATCH = 20_000
+
+
+class Progress(Protocol):
+    def start(self, total: int, description: str) -> None: ...
+    def advance(self, amount: int = 1) -> None: ...
+    def message(self, text: str) -> None: ...
+
+
+class SilentProgress:
+    def start(self, total: int, description: str) -> None:
+        pass
+
+    def advance(self, amount: int = 1) -> None:
+        pass
+
+    def message(self, text: str) -> None:
+        pass
+
+
+@dataclass
+class _Batch:
+    """Chunks and records waiting to be written together."""
+
+    paths: list[str]
+    chunks: list[Chunk]
+    vectors: list[Any]
+    records: list[FileRecord]
+
+    @classmethod
+    def empty(cls) -> _Batch:
+        return cls([], [], [], [])
+
+
+def load_existing(
+    db: Path, embedder_name: str, *, full: bool
+) -> tuple[dict[str, FileRecord], IndexMeta | None]:
+    """Stored file records and meta; a mismatched embedder or format needs --full."""
+    if full or not index_exists(db):
+        return {}, None
+    reader = IndexReader(db)
+    meta = reader.meta()
+    if meta.format_version != schema.FORMAT_VERSION or meta.chunker_version != CHUNKER_VERSION:
+        raise IndexMismatchError(
+            f"the index at {db} was written by another ctxopt version "
+            f"(format {meta.format_version}); rebuild it with `ctxopt index --full`"
+        )
+    if meta.embedder != embedder_name:
+        raise IndexMismatchError(
+            f"the index at {db} was built with embedder {meta.embedder!r}, not {embedder_name!r}; "
+            "rebuild it with `ctxopt index --full` or pass the same --embedder"
+        )
+    return reader.file_records(), meta
+
+
+def build_index(
+    settings: Settings,
+    *,
+    full: bool = False,
+    progress: Progress | None = None,
+    embedder: Embedder | None = None,
+    workers: int | None = None,
+) -> IndexStats:
+    """Bring the index of settings.root up to date and return its figures."""
+    started = time.perf_counter()
+    progress = progress or SilentProgress()
+    embedder_name = embedder.name if embedder else canonical_name(settings.embedder)
+    db = settings.db_path
+    found = discovery.discover(
+        settings.root,
+        include=settings.include,
+        exclude=settings.exclude,
+        max_file_bytes=settings.max_file_bytes,
+        extra_ignored_dirs=[db],
+    )
+    stored, meta = load_existing(db, embedder_name, full=full)
+    head = gitmeta.head_commit(settings.root)
+    plan = plan_refresh(found.files, stored, full=full or meta is None)
+    hashes = {s.path: file_hash(s.abs_path) for s in plan.touched}
+    plan, same = resolve_touched(plan, hashes, stored)
+    todo = [*plan.added, *plan.changed]
+    skipped = dict(Counter(s.reason for s in found.skipped))
+    if not todo and not plan.deleted and not same and meta is not None and meta.last_commit == head:
+        return _stats(stored, skipped, started, embedder_name, db)
+
+    embedder = embedder or get_embedder(settings.embedder, notify=progress.message)
+    writer_box: list[IndexWriter] = []
+
+    def writer() -> IndexWriter:
+        if not writer_box:
+            writer_box.append(IndexWriter(db, DIMENSIONS.get(embedder_name, embedder.dimensions)))
+            if meta is None:
+                writer_box[0].drop_all()
+        return writer_box[0]
+
+    commit_times = gitmeta.last_commit_times(settings.root, [s.path for s in todo]) if todo else {}
+    records = dict(stored)
+    for source in same:
+        records[source.path] = replace(
+            records[source.path], size=source.size, mtime_ns=source.mtime_ns
+        )
+    counters = Counter[str]()
+    warnings: list[str] = []
+    progress.start(len(todo), "indexing")
+    batch = _Batch.empty()
+    pending: list[Chunk] = []
+    results = process_files(todo, settings.parse_timeout, workers or _default_workers())
+    for done in results:
+        _note_file(done, counters, warnings)
+        record = _file_record(done, commit_times.get(done.source.path, 0))
+        records[done.source.path] = record
+        batch.paths.append(done.source.path)
+        batch.records.append(record)
+        pending.extend(replace(c, commit_time=record.commit_time) for c in done.chunked.chunks)
+        if len(pending) >= EMBED_BATCH:
+            _embed_into(batch, pending, embedder)
+            pending = []
+        if len(batch.chunks) >= WRITE_BATCH:
+            _write(writer(), batch, embedder_name)
+            batch = _Batch.empty()
+        progress.advance()
+    _embed_into(batch, pending, embedder)
+    target = writer()
+    _write(target, batch, embedder_name)
+    if plan.deleted:
+        target.replace_chunks(list(plan.deleted), None)
+    target.upsert_files([records[s.path] for s in same], deleted=list(plan.deleted))
+    for path in plan.deleted:
+        records.pop(path, None)
+    target.write_meta(
+        IndexMeta(
+            format_version=schema.FORMAT_VERSION,
+            embedder=embedder_name,
+            dimensions=embedder.dimensions,
+            chunker_version=CHUNKER_VERSION,
+            last_commit=head,
+            indexed_at=time.time(),
+            repo_root=str(settings.root),
+        )
+    )
+    if todo or plan.deleted or meta is None:
+        target.write_graph(build_graph({p: r.imports for p, r in records.items()}))
+    target.finish(rebuild_fts=bool(todo or plan.deleted))
+    return _stats(
+        records,
+        skipped,
+        started,
+        embedder_name,
+        db,
+        added=len(plan.added),
+        changed=len(plan.changed),
+        deleted=len(plan.deleted),
+        embedded=counters["embedded"],
+        fallback_files=counters["fallback"],
+        decode_errors=counters["decode_errors"],
+        warnings=tuple(warnings),
+    )
+
+
+def _default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _note_file(done: ProcessedFile, counters: Counter[str], warnings: list[str]) -> None:
+    counters["embedded"] += len(done.chunked.chunks)
+    counters["decode_errors"] += done.chunked.decode_errors
+    if done.chunked.fallback_reason and done.source.language not in ("text",):
+        counters["fallback"] += 1
+        warnings.append(f"{done.source.path}: line chunks ({done.chunked.fallback_reason})")
+    if done.error:
+        warnings.append(f"{done.source.path}: {done.error}")
+
+
+def _file_record(done: ProcessedFile, commit_time: int) -> FileRecord:
+    chunks = done.chunked.chunks
+    return FileRecord(
+        path=done.source.path,
+        content_hash=done.content_hash,
+        size=done.source.size,
+        mtime_ns=done.source.mtime_ns,
+        language=done.source.language,
+        tokens=sum(c.tokens for c in chunks),
+        chunks=len(chunks),
+        commit_time=commit_time,
+        imports=chunks[0].imports if chunks else (),
+    )
+
+
+def _embed_into(batch: _Batch, chunks: Sequence[Chunk], embedder: Embedder) -> None:
+    if not chunks:
+        return
+    batch.vectors.append(embedder.embed([schema.embed_text(c) for c in chunks]))
+    batch.chunks.extend(chunks)
+
+
+def _write(writer: IndexWriter, batch: _Batch, embedder_name: str) -> None:
+    import numpy as np
+
+    if not batch.paths:
+        return
+    dims = writer.dimensions
+    vectors = np.concatenate(batch.vectors) if batch.vectors else np.zeros((0, dims), np.float32)
+    rows = schema.chunk_rows(batch.chunks, vectors, dims) if batch.chunks else None
+    writer.replace_chunks(batch.paths, rows)
+    writer.upsert_files(batch.records, deleted=[])
+
+
+def _stats(
+    records: dict[str, FileRecord],
+    skipped: dict[str, int],
+    started: float,
+    embedder_name: str,
+    db: Path,
+    **extra: Any,
+) -> IndexStats:
+    return IndexStats(
+        files=len(records),
+        chunks=sum(r.chunks for r in records.values()),
+        tokens=sum(r.tokens for r in records.values()),
+        languages=language_table(records.values()),
+        skipped=skipped,
+        seconds=round(time.perf_counter() - started, 3),
+        embedder=embedder_name,
+        db_path=str(db),
+        **extra,
+    )
+
+
+def language_table(records: Iterable[FileRecord]) -> dict[str, dict[str, int]]:
+    """Per-language files, chunks and tokens, sorted by language."""
+    table: dict[str, dict[str, int]] = {}
+    for record in records:
+        row = table.setdefault(record.language, {"files": 0, "chunks": 0, "tokens": 0})
+        row["files"] += 1
+        row["chunks"] += record.chunks
+        row["tokens"] += record.tokens
+    return dict(sorted(table.items()))

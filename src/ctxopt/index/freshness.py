@@ -1,0 +1,30 @@
+"""How far the index lags behind the working tree (read-only, no LanceDB import)."""
+
+from __future__ import annotations
+
+from ctxopt import discover as discovery
+from ctxopt.config import Settings
+from ctxopt.index.plan import plan_refresh, resolve_touched
+from ctxopt.index.process import file_hash
+from ctxopt.index.store import IndexReader
+from ctxopt.types import RefreshPlan
+
+
+def stale_plan(settings: Settings, reader: IndexReader) -> RefreshPlan:
+    """The refresh an index run would do now; empty when the index is fresh."""
+    found = discovery.discover(
+        settings.root,
+        include=settings.include,
+        exclude=settings.exclude,
+        max_file_bytes=settings.max_file_bytes,
+        extra_ignored_dirs=[settings.db_path],
+    )
+    stored = reader.file_records()
+    plan = plan_refresh(found.files, stored)
+    hashes = {s.path: file_hash(s.abs_path) for s in plan.touched}
+    resolved, _same = resolve_touched(plan, hashes, stored)
+    return resolved
+
+
+def stale_count(plan: RefreshPlan) -> int:
+    return len(plan.added) + len(plan.changed) + len(plan.deleted)

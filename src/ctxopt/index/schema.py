@@ -1,0 +1,160 @@
+"""Table schemas of the index and the conversion of records to Arrow rows."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ctxopt.types import Chunk, FileRecord
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+FORMAT_VERSION = 1
+CHUNKS = "chunks"
+GRAPH = "graph"
+FILES = "files"
+META = "meta"
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_WORD_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def split_identifier(ident: str) -> list[str]:
+    """camelCase / snake_case / dotted words of an identifier, lower-cased."""
+    return [w.lower() for w in _WORD_SPLIT.findall(ident)]
+
+
+def expand_identifiers(text: str) -> str:
+    """The sub-words of every compound identifier in text, once each, for full-text search."""
+    seen: set[str] = set()
+    words: list[str] = []
+    for ident in set(_IDENT.findall(text)):
+        parts = split_identifier(ident)
+        if len(parts) < 2:
+            continue
+        for part in parts:
+            if len(part) > 1 and part not in seen:
+                seen.add(part)
+                words.append(part)
+    words.sort()
+    return " ".join(words)
+
+
+def search_text(chunk: Chunk) -> str:
+    """What full-text search sees: path, names, and the code with identifiers split."""
+    head = " ".join(
+        [
+            chunk.path.replace("/", " "),
+            chunk.qualified_name.replace(".", " "),
+            " ".join(split_identifier(chunk.qualified_name)),
+            " ".join(split_identifier(chunk.path)),
+        ]
+    )
+    return f"{head}\n{chunk.text}\n{expand_identifiers(chunk.text)}"
+
+
+def embed_text(chunk: Chunk) -> str:
+    """What the embedder sees for a chunk."""
+    return (
+        f"{chunk.path} {chunk.kind.value} {chunk.qualified_name}\n"
+        f"{chunk.signature}\n{chunk.docstring}\n{chunk.text}"
+    )
+
+
+def chunks_schema(dimensions: int) -> pa.Schema:
+    import pyarrow as pa
+
+    strings = pa.list_(pa.string())
+    return pa.schema(
+        [
+            ("id", pa.string()),
+            ("path", pa.string()),
+            ("language", pa.string()),
+            ("kind", pa.string()),
+            ("name", pa.string()),
+            ("qualified_name", pa.string()),
+            ("signature", pa.string()),
+            ("docstring", pa.string()),
+            ("start_line", pa.int32()),
+            ("end_line", pa.int32()),
+            ("text", pa.string()),
+            ("tokens", pa.int32()),
+            ("content_hash", pa.string()),
+            ("imports", strings),
+            ("defines", strings),
+            ("references", strings),
+            ("complexity", pa.int32()),
+            ("parent", pa.string()),
+            ("summary", pa.bool_()),
+            ("commit_time", pa.int64()),
+            ("search", pa.string()),
+            ("vector", pa.list_(pa.float32(), dimensions)),
+        ]
+    )
+
+
+def files_schema() -> pa.Schema:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            ("path", pa.string()),
+            ("content_hash", pa.string()),
+            ("size", pa.int64()),
+            ("mtime_ns", pa.int64()),
+            ("language", pa.string()),
+            ("tokens", pa.int64()),
+            ("chunks", pa.int32()),
+            ("commit_time", pa.int64()),
+            ("imports", pa.list_(pa.string())),
+        ]
+    )
+
+
+def graph_schema() -> pa.Schema:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            ("path", pa.string()),
+            ("rank", pa.float64()),
+            ("imports", pa.list_(pa.string())),
+            ("imported_by", pa.list_(pa.string())),
+        ]
+    )
+
+
+def chunk_rows(chunks: Sequence[Chunk], vectors: object, dimensions: int) -> pa.Table:
+    """Arrow table of chunks with their vectors (an (n, dimensions) float32 array)."""
+    import numpy as np
+    import pyarrow as pa
+
+    columns: dict[str, list[object]] = {name: [] for name in chunks_schema(dimensions).names}
+    for chunk in chunks:
+        for field_name in columns:
+            if field_name in ("search", "vector"):
+                continue
+            value = getattr(chunk, field_name)
+            columns[field_name].append(list(value) if isinstance(value, tuple) else value)
+        columns["kind"][-1] = chunk.kind.value
+        columns["search"].append(search_text(chunk))
+    flat = pa.array(np.asarray(vectors, dtype=np.float32).reshape(-1))
+    columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, dimensions)  # type: ignore[assignment]
+    return pa.table(columns, schema=chunks_schema(dimensions))
+
+
+def file_rows(records: Sequence[FileRecord]) -> pa.Table:
+    import pyarrow as pa
+
+    schema = files_schema()
+    columns = {name: [getattr(r, name) for r in records] for name in schema.names}
+    columns["imports"] = [list(r.imports) for r in records]
+    return pa.table(columns, schema=schema)
+
+
+def record_from_row(row: dict[str, object]) -> FileRecord:
+    values = {k: row[k] for k in files_schema().names}
+    values["imports"] = tuple(values["imports"] or ())  # type: ignore[arg-type]
+    return FileRecord(**values)  # type: ignore[arg-type]

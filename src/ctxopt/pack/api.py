@@ -1,0 +1,235 @@
+"""`build_pack`: retrieval, selection, compression and rendering within a hard budget."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from ctxopt import tokens
+from ctxopt.config import Settings
+from ctxopt.errors import BudgetError, UsageError
+from ctxopt.index.store import IndexReader
+from ctxopt.pack import models as model_table
+from ctxopt.pack.compress import LEVELS
+from ctxopt.pack.content import make_renderer
+from ctxopt.pack.overview import structure_overview
+from ctxopt.pack.render import FORMATS, FileGroup, RenderInput, group_by_file, render
+from ctxopt.pack.select import Choice, Fidelity, Selection, SelectOptions, select
+from ctxopt.retrieve.api import ensure_fresh
+from ctxopt.retrieve.scoring import ScoredChunk
+from ctxopt.retrieve.search import QueryOptions, QueryResult, search
+
+CANDIDATES = 300
+SMALL_BUDGET = 1000
+LOW_CONFIDENCE_SCORE = 0.12
+
+
+@dataclass(frozen=True)
+class PackOptions:
+    task: str
+    budget: int | None = None  # in the target model's tokens; None: from the model
+    model: str | None = None
+    reserve: float = 0.2
+    compression: str = "light"
+    format: str = "markdown"
+    line_numbers: bool = False
+    order: str = "relevance"  # or "edges": most relevant first and last
+    overview: bool = True
+    refresh: bool = True
+    extra_hits: tuple[ScoredChunk, ...] = ()  # e.g. chunks a diff touches (mandatory)
+    preface: str = ""  # e.g. the diff itself, shown before the code
+
+
+@dataclass(frozen=True)
+class Savings:
+    repo_tokens: int
+    packed_tokens: int
+    percentage: float
+    cost_saved: float
+
+
+@dataclass(frozen=True)
+class PackResult:
+    prompt: str
+    tokens: int  # cl100k tokens of the prompt
+    budget: int  # cl100k budget the prompt was held to
+    model_budget: int  # the budget in the model's own tokens
+    encoding: str
+    token_factor: float
+    files: tuple[str, ...]
+    chosen: tuple[Choice, ...]
+    dropped: tuple[tuple[ScoredChunk, str], ...]
+    savings: Savings
+    recommendation: model_table.Recommendation
+    query: QueryResult
+    confidence: float
+    warnings: tuple[str, ...]
+    stale: int
+
+
+def resolve_budget(
+    options: PackOptions, table: dict[str, model_table.ModelInfo]
+) -> tuple[int, int, float, model_table.ModelInfo | None]:
+    """(cl100k budget, model-token budget, token factor, model) for the options."""
+    model = model_table.find_model(options.model, table) if options.model else None
+    factor = model.token_factor if model else 1.0
+    if options.budget is not None:
+        if options.budget <= 0:
+            raise UsageError(f"--budget must be positive, got {options.budget}")
+        model_budget = options.budget
+    elif model is not None:
+        model_budget = int(model.context_window * (1 - options.reserve))
+    else:
+        model_budget = 8000
+    return int(model_budget / factor), model_budget, factor, model
+
+
+def _validate(options: PackOptions) -> None:
+    if not options.task.strip():
+        raise UsageError("the task is empty; say what you want done")
+    if options.compression not in LEVELS:
+        raise UsageError(f"--compression must be one of {', '.join(LEVELS)}")
+    if options.format not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}")
+
+
+def build_pack(
+    settings: Settings,
+    options: PackOptions,
+    *,
+    notify: Callable[[str], None] | None = None,
+) -> PackResult:
+    """The best prompt for the task that fits the budget (a hard guarantee)."""
+    _validate(options)
+    table = model_table.load_models()
+    budget, model_budget, factor, _model = resolve_budget(options, table)
+    freshness = ensure_fresh(settings, refresh=options.refresh, notify=notify)
+    reader = IndexReader(settings.db_path)
+    query_text = " ".join([options.task, *(h.chunk.name for h in options.extra_hits[:30])])
+    query = search(settings, query_text, QueryOptions(k=CANDIDATES), reader=reader)
+    records = reader.file_records()
+    repo_tokens = sum(r.tokens for r in records.values())
+    hits = _merge_hits(options.extra_hits, query.results)
+    confidence = _confidence(query, hits)
+    warnings: list[str] = []
+    if confidence < 0.3:
+        warnings.append(
+            "no highly relevant code found; the task passes through with little context"
+        )
+    base = RenderInput(
+        repo_name=settings.root.name,
+        task=_task_text(options),
+        groups=(),
+        elsewhere=(),
+        overview="",
+        shown_files=0,
+        total_files=len(records),
+        repo_tokens=repo_tokens,
+        line_numbers=options.line_numbers,
+    )
+    fixed = tokens.count(render(base, options.format))
+    if fixed > budget:
+        raise BudgetError(
+            f"the budget of {budget:,} tokens cannot hold even the task and headers "
+            f"({fixed:,} tokens); raise --budget or pick a --model with a larger window"
+        )
+    if budget < SMALL_BUDGET:
+        warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
+    selection = select(
+        hits if confidence >= 0.3 else [h for h in hits if h.named_by_task],
+        SelectOptions(
+            budget=budget - fixed,
+            max_chunks_per_file=settings.max_chunks_per_file,
+            named_files=frozenset(
+                h.chunk.path for h in hits if h.features.get("proximity", 0) >= 1
+            ),
+            start_fidelity=Fidelity.SIGNATURE if budget < SMALL_BUDGET else Fidelity.FULL,
+        ),
+        make_renderer(options.compression),  # type: ignore[arg-type]
+    )
+    prompt, data, selection = _fit(
+        base, selection, options, budget, reader if options.overview else None
+    )
+    prompt_tokens = tokens.count(prompt)
+    recommendation = model_table.recommend_model(prompt_tokens, query.intent.complexity, table)
+    price_model = _model or table[recommendation.model]
+    saved_tokens = max(0, repo_tokens - prompt_tokens)
+    return PackResult(
+        prompt=prompt,
+        tokens=prompt_tokens,
+        budget=budget,
+        model_budget=model_budget,
+        encoding=tokens.ENCODING_NAME,
+        token_factor=factor,
+        files=tuple(g.path for g in data.groups),
+        chosen=selection.chosen,
+        dropped=selection.dropped,
+        savings=Savings(
+            repo_tokens=repo_tokens,
+            packed_tokens=prompt_tokens,
+            percentage=round(100 * saved_tokens / repo_tokens, 2) if repo_tokens else 0.0,
+            cost_saved=round(model_table.estimate_cost(int(saved_tokens * factor), price_model), 6),
+        ),
+        recommendation=recommendation,
+        query=query,
+        confidence=confidence,
+        warnings=tuple(warnings),
+        stale=freshness.stale if not freshness.refreshed else 0,
+    )
+
+
+def _task_text(options: PackOptions) -> str:
+    return f"{options.preface.rstrip()}\n\n{options.task}" if options.preface else options.task
+
+
+def _merge_hits(extra: Sequence[ScoredChunk], results: Sequence[ScoredChunk]) -> list[ScoredChunk]:
+    seen = {h.chunk.id for h in extra}
+    return [*extra, *(h for h in results if h.chunk.id not in seen)]
+
+
+def _confidence(query: QueryResult, hits: Sequence[ScoredChunk]) -> float:
+    """0..1 from the best score and whether the task named anything that was found."""
+    if not hits:
+        return 0.0
+    if any(h.named_by_task for h in hits[:20]):
+        return round(min(1.0, 0.7 + hits[0].score), 2)
+    top = hits[0].score
+    return round(min(1.0, top / (2 * LOW_CONFIDENCE_SCORE)), 2)
+
+
+def _data(base: RenderInput, chosen: Sequence[Choice], order: str, overview: str) -> RenderInput:
+    shown = [c for c in chosen if c.fidelity != Fidelity.PATH]
+    elsewhere = tuple(c for c in chosen if c.fidelity == Fidelity.PATH)
+    groups: tuple[FileGroup, ...] = tuple(group_by_file(shown, order))
+    return replace(
+        base, groups=groups, elsewhere=elsewhere, overview=overview, shown_files=len(groups)
+    )
+
+
+def _fit(
+    base: RenderInput,
+    selection: Selection,
+    options: PackOptions,
+    budget: int,
+    reader: IndexReader | None,
+) -> tuple[str, RenderInput, Selection]:
+    """Render; while over budget drop the weakest entry; then add the overview if it fits."""
+    chosen = list(selection.chosen)
+    dropped = list(selection.dropped)
+    while True:
+        data = _data(base, chosen, options.order, "")
+        prompt = render(data, options.format)
+        if tokens.count(prompt) <= budget or not chosen:
+            break
+        weakest = min(
+            [c for c in chosen if c.why == "score"] or chosen,
+            key=lambda c: (c.hit.score, -c.hit.chunk.start_line),
+        )
+        chosen.remove(weakest)
+        dropped.append((weakest.hit, "dropped to keep the rendered prompt within the budget"))
+    if reader is not None and chosen:
+        overview = structure_overview(reader.file_records())
+        with_overview = render(_data(base, chosen, options.order, overview), options.format)
+        if tokens.count(with_overview) <= budget:
+            prompt, data = with_overview, _data(base, chosen, options.order, overview)
+    return prompt, data, Selection(tuple(chosen), tuple(dropped), selection.spent)

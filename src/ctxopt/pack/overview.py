@@ -1,0 +1,30 @@
+"""A short repository structure overview: top folders with file counts and languages."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+
+from ctxopt.types import FileRecord
+
+MAX_LINES = 25
+
+
+def structure_overview(records: Mapping[str, FileRecord], depth: int = 2) -> str:
+    """Folders up to depth with their file counts and main languages, largest first."""
+    files: Counter[str] = Counter()
+    languages: dict[str, Counter[str]] = defaultdict(Counter)
+    for path, record in records.items():
+        parts = PurePosixPath(path).parts[:-1][:depth]
+        folder = "/".join(parts) + "/" if parts else "./"
+        files[folder] += 1
+        languages[folder][record.language] += 1
+    ordered = sorted(files, key=lambda f: (-files[f], f))[:MAX_LINES]
+    lines = []
+    for folder in sorted(ordered):
+        main = ", ".join(lang for lang, _ in languages[folder].most_common(2))
+        lines.append(f"{folder}  ({files[folder]} files: {main})")
+    if len(files) > MAX_LINES:
+        lines.append(f"... and {len(files) - MAX_LINES} more folders")
+    return "\n".join(lines)

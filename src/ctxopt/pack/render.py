@@ -1,0 +1,176 @@
+"""Rendering a selection as a prompt: markdown, xml or plain, grouped by file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from ctxopt.pack.select import Choice, Fidelity
+
+FORMATS = ("markdown", "xml", "plain")
+
+INSTRUCTIONS = (
+    "Use the code above to do the task. It is a selected subset of the repository, "
+    "not the whole codebase: some bodies are shortened (markers give the elided line "
+    "ranges) and other files exist. Cite file paths and line numbers; if you need code "
+    "that is not shown, ask for it by path."
+)
+
+
+@dataclass(frozen=True)
+class FileGroup:
+    path: str
+    language: str
+    choices: tuple[Choice, ...]  # in line order
+
+    @property
+    def ranges(self) -> str:
+        return ", ".join(f"{c.hit.chunk.start_line}-{c.hit.chunk.end_line}" for c in self.choices)
+
+
+@dataclass(frozen=True)
+class RenderInput:
+    repo_name: str
+    task: str
+    groups: tuple[FileGroup, ...]
+    elsewhere: tuple[Choice, ...]  # path-only entries
+    overview: str  # repository structure, "" for none
+    shown_files: int
+    total_files: int
+    repo_tokens: int
+    line_numbers: bool
+
+
+def group_by_file(choices: Sequence[Choice], order: str = "relevance") -> list[FileGroup]:
+    """Files by their best score (ties: path); chunks in line order inside a file.
+
+    With order "edges" the most relevant files sit at both ends (against "lost in
+    the middle"): 1st, 3rd, 5th ... then ... 6th, 4th, 2nd.
+    """
+    by_file: dict[str, list[Choice]] = {}
+    for choice in choices:
+        by_file.setdefault(choice.hit.chunk.path, []).append(choice)
+    best = {p: max(c.hit.score for c in cs) for p, cs in by_file.items()}
+    paths = sorted(by_file, key=lambda p: (-best[p], p))
+    if order == "edges":
+        paths = paths[0::2] + paths[1::2][::-1]
+    groups = []
+    for path in paths:
+        ordered = sorted(
+            by_file[path], key=lambda c: (c.hit.chunk.start_line, c.hit.chunk.end_line)
+        )
+        groups.append(FileGroup(path, ordered[0].hit.chunk.language, tuple(ordered)))
+    return groups
+
+
+def entry_text(choice: Choice, *, line_numbers: bool) -> str:
+    """The body shown for one chunk (line numbers only where lines are the original ones)."""
+    if (
+        not line_numbers
+        or choice.fidelity != Fidelity.FULL
+        or choice.content != choice.hit.chunk.text
+    ):
+        return choice.content
+    start = choice.hit.chunk.start_line
+    width = len(str(choice.hit.chunk.end_line))
+    return "\n".join(
+        f"{start + i:>{width}}| {line}" for i, line in enumerate(choice.content.split("\n"))
+    )
+
+
+def header_text(data: RenderInput) -> str:
+    return (
+        f"Context for this task: a selected subset of the repository `{data.repo_name}` "
+        f"({data.shown_files} of {data.total_files} files), chosen by ctxopt from "
+        f"{data.repo_tokens:,} tokens of code. It is not the entire codebase."
+    )
+
+
+def _fence(text: str) -> str:
+    longest = max((len(run) for run in text.split("\n") if set(run) == {"`"}), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def render_markdown(data: RenderInput) -> str:
+    parts = [f"# Context\n\n{header_text(data)}\n"]
+    if data.overview:
+        parts.append(f"## Repository structure\n\n```\n{data.overview}\n```\n")
+    for group in data.groups:
+        parts.append(f"## {group.path} ({group.language}, lines {group.ranges})\n")
+        for choice in group.choices:
+            body = entry_text(choice, line_numbers=data.line_numbers)
+            fence = _fence(body)
+            label = _label(choice)
+            parts.append(f"{label}\n{fence}{_lang_tag(group.language)}\n{body}\n{fence}\n")
+    if data.elsewhere:
+        lines = [f"- {_place(c)}" for c in data.elsewhere]
+        parts.append("## Other relevant places (not shown)\n\n" + "\n".join(lines) + "\n")
+    parts.append(f"## Task\n\n{data.task}\n\n## Instructions\n\n{INSTRUCTIONS}\n")
+    return "\n".join(parts)
+
+
+def render_xml(data: RenderInput) -> str:
+    parts = ["<context>", f"<note>{escape(header_text(data))}</note>"]
+    if data.overview:
+        parts.append(f"<repository_structure>\n{escape(data.overview)}\n</repository_structure>")
+    parts.append("<documents>")
+    for index, group in enumerate(data.groups, 1):
+        parts.append(f'<document index="{index}">')
+        parts.append(f"<source>{escape(group.path)}</source>")
+        parts.append(f"<language>{group.language}</language>")
+        parts.append(f"<lines>{group.ranges}</lines>")
+        parts.append("<document_content>")
+        for choice in group.choices:
+            parts.append(f"<!-- {escape(_label(choice))} -->")
+            parts.append(escape(entry_text(choice, line_numbers=data.line_numbers)))
+        parts.append("</document_content>")
+        parts.append("</document>")
+    parts.append("</documents>")
+    if data.elsewhere:
+        places = "\n".join(escape(_place(c)) for c in data.elsewhere)
+        parts.append(f"<other_relevant_places>\n{places}\n</other_relevant_places>")
+    parts.append("</context>")
+    parts.append(f"<task>\n{escape(data.task)}\n</task>")
+    parts.append(f"<instructions>\n{escape(INSTRUCTIONS)}\n</instructions>")
+    return "\n".join(parts) + "\n"
+
+
+def render_plain(data: RenderInput) -> str:
+    parts = [header_text(data), ""]
+    if data.overview:
+        parts += ["Repository structure:", data.overview, ""]
+    for group in data.groups:
+        parts.append(f"=== {group.path} ({group.language}, lines {group.ranges}) ===")
+        for choice in group.choices:
+            parts.append(f"--- {_label(choice)}")
+            parts.append(entry_text(choice, line_numbers=data.line_numbers))
+        parts.append("")
+    if data.elsewhere:
+        parts += ["Other relevant places (not shown):", *(_place(c) for c in data.elsewhere), ""]
+    parts += ["TASK:", data.task, "", "INSTRUCTIONS:", INSTRUCTIONS]
+    return "\n".join(parts) + "\n"
+
+
+RENDERERS = {"markdown": render_markdown, "xml": render_xml, "plain": render_plain}
+
+
+def render(data: RenderInput, fmt: str) -> str:
+    return RENDERERS[fmt](data)
+
+
+def _label(choice: Choice) -> str:
+    chunk = choice.hit.chunk
+    name = chunk.qualified_name or chunk.name or chunk.kind.value
+    shown = "" if choice.fidelity == Fidelity.FULL else f", {choice.fidelity.value} only"
+    return f"{chunk.kind.value} {name} (lines {chunk.start_line}-{chunk.end_line}{shown})"
+
+
+def _place(choice: Choice) -> str:
+    chunk = choice.hit.chunk
+    name = chunk.qualified_name or chunk.name
+    return f"{chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.kind.value} {name}".rstrip()
+
+
+def _lang_tag(language: str) -> str:
+    return "" if language in ("text",) else language

@@ -1,0 +1,174 @@
+"""Choosing chunks within a token budget, stepping fidelity down before dropping (pure).
+
+Order of preference: chunks the task names (mandatory), then type definitions the
+picked code uses, then the rest by score per token.  Near-duplicates are removed,
+chunks per file are capped unless the task names the file, and each further chunk
+from an already-chosen file counts a little less (diversity).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from ctxopt.retrieve.scoring import ScoredChunk
+from ctxopt.types import Chunk, ChunkKind
+
+DUPLICATE_SIMILARITY = 0.9
+DIVERSITY_DECAY = 0.85
+TYPE_KINDS = (ChunkKind.CLASS, ChunkKind.INTERFACE, ChunkKind.TYPE)
+
+
+class Fidelity(str, Enum):
+    FULL = "full"
+    SIGNATURE = "signature"  # signature and docstring, or a class summary
+    STUB = "stub"  # one line
+    PATH = "path"  # only named in the list of other relevant places
+
+
+FIDELITY_ORDER = (Fidelity.FULL, Fidelity.SIGNATURE, Fidelity.STUB, Fidelity.PATH)
+
+
+@dataclass(frozen=True)
+class Choice:
+    hit: ScoredChunk
+    fidelity: Fidelity
+    content: str
+    tokens: int  # cost of this entry in the rendered prompt
+    why: str  # "named by the task", "type used by picked code", "score"
+
+
+@dataclass(frozen=True)
+class Selection:
+    chosen: tuple[Choice, ...]
+    dropped: tuple[tuple[ScoredChunk, str], ...]  # hit, reason
+    spent: int
+
+
+Render = Callable[[Chunk, Fidelity], tuple[str, int]]  # content and its token cost
+
+
+@dataclass(frozen=True)
+class SelectOptions:
+    budget: int  # tokens available for chunk entries
+    max_chunks_per_file: int = 3
+    named_files: frozenset[str] = frozenset()
+    start_fidelity: Fidelity = Fidelity.FULL
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def _shingles(text: str) -> set[str]:
+    return {line.strip() for line in text.splitlines() if line.strip()}
+
+
+def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
+    """id -> id of the higher-scored chunk it duplicates (line-set Jaccard >= 0.9)."""
+    kept: list[tuple[ScoredChunk, set[str]]] = []
+    duplicate_of: dict[str, str] = {}
+    for hit in hits:
+        lines = _shingles(hit.chunk.text)
+        for other, other_lines in kept:
+            if (
+                hit.chunk.content_hash == other.chunk.content_hash
+                or _jaccard(lines, other_lines) >= DUPLICATE_SIMILARITY
+            ):
+                duplicate_of[hit.chunk.id] = other.chunk.id
+                break
+        else:
+            kept.append((hit, lines))
+    return duplicate_of
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    if not a or not b:
+        return 0.0
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    if len(small) / len(large) < DUPLICATE_SIMILARITY:
+        return 0.0
+    return len(small & large) / len(small | large)
+
+
+def _priority(hit: ScoredChunk, tokens: int, per_file: int) -> float:
+    return hit.score / math.sqrt(max(tokens, 40)) * DIVERSITY_DECAY**per_file
+
+
+def _types_used(chosen: Sequence[Choice], hits: Sequence[ScoredChunk]) -> list[ScoredChunk]:
+    used = {ref for c in chosen for ref in c.hit.chunk.references}
+    chosen_ids = {c.hit.chunk.id for c in chosen}
+    return [
+        h for h in hits
+        if h.chunk.kind in TYPE_KINDS and h.chunk.name in used and h.chunk.id not in chosen_ids
+    ]  # fmt: skip
+
+
+class _Budget:
+    def __init__(self, options: SelectOptions, render: Render) -> None:
+        self.options = options
+        self.render = render
+        self.spent = 0
+        self.per_file: Counter[str] = Counter()
+        self.chosen: list[Choice] = []
+        self.dropped: list[tuple[ScoredChunk, str]] = []
+
+    def capped(self, hit: ScoredChunk) -> bool:
+        path = hit.chunk.path
+        return (
+            self.per_file[path] >= self.options.max_chunks_per_file
+            and path not in self.options.named_files
+        )
+
+    def try_add(self, hit: ScoredChunk, why: str, lowest: Fidelity = Fidelity.PATH) -> bool:
+        start = FIDELITY_ORDER.index(self.options.start_fidelity)
+        stop = FIDELITY_ORDER.index(lowest)
+        for fidelity in FIDELITY_ORDER[start : stop + 1]:
+            content, cost = self.render(hit.chunk, fidelity)
+            if self.spent + cost <= self.options.budget:
+                self.chosen.append(Choice(hit, fidelity, content, cost, why))
+                self.spent += cost
+                self.per_file[hit.chunk.path] += 1
+                return True
+        self.dropped.append((hit, "no room left even as a path"))
+        return False
+
+
+def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) -> Selection:
+    """Fill the budget: mandatory chunks, used types, then the rest by priority."""
+    duplicates = near_duplicates(hits)
+    state = _Budget(options, render)
+    pending = [h for h in hits if h.chunk.id not in duplicates]
+    state.dropped.extend(
+        (h, "near-duplicate of a higher-scored chunk") for h in hits if h.chunk.id in duplicates
+    )
+    for hit in [h for h in pending if h.named_by_task]:
+        state.try_add(hit, "named by the task")
+    taken = {c.hit.chunk.id for c in state.chosen}
+    pending = [h for h in pending if h.chunk.id not in taken]
+    for hit in _types_used(state.chosen, pending):
+        if not state.capped(hit) and state.try_add(
+            hit, "type used by picked code", Fidelity.SIGNATURE
+        ):
+            taken.add(hit.chunk.id)
+    pending = [h for h in pending if h.chunk.id not in taken]
+    position = {h.chunk.id: i for i, h in enumerate(hits)}
+    while pending:
+        best = max(
+            pending,
+            key=lambda h: (
+                _priority(h, h.chunk.tokens, state.per_file[h.chunk.path]),
+                -position[h.chunk.id],
+            ),
+        )
+        pending.remove(best)
+        if state.capped(best):
+            state.dropped.append(
+                (best, f"already {options.max_chunks_per_file} chunks from its file")
+            )
+            continue
+        state.try_add(best, "score")
+    return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)

@@ -1,0 +1,17 @@
+"""Resolving the repository folder a command works on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ctxopt.errors import UsageError
+
+
+def resolve_root(path: Path | None) -> Path:
+    """The absolute repository folder; a one-line UsageError when it is not a folder."""
+    root = (path or Path.cwd()).expanduser()
+    if not root.exists():
+        raise UsageError(f"path not found: {root}")
+    if not root.is_dir():
+        raise UsageError(f"{root} is a file, not a folder; pass the repository folder")
+    return root.resolve()

@@ -1,0 +1,1 @@
+"""Retrieval: entities and intent of a task, hybrid candidates, scoring, graph expansion."""

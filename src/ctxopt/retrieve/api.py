@@ -1,0 +1,45 @@
+"""The query entry point shared by `query`, `pack` and benchmarks: refresh, then search."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ctxopt.config import Settings
+from ctxopt.index.freshness import stale_count, stale_plan
+from ctxopt.index.store import IndexReader
+from ctxopt.retrieve.search import QueryOptions, QueryResult, search
+
+
+@dataclass(frozen=True)
+class Freshness:
+    stale: int  # files that differed from the index before this call
+    refreshed: bool  # whether they were re-indexed first
+
+
+def ensure_fresh(
+    settings: Settings, *, refresh: bool, notify: Callable[[str], None] | None = None
+) -> Freshness:
+    """Re-index incrementally when files changed since indexing (unless refresh is False)."""
+    reader = IndexReader(settings.db_path)
+    stale = stale_count(stale_plan(settings, reader))
+    if stale and refresh:
+        from ctxopt.index.build import build_index
+
+        if notify:
+            notify(f"refreshing the index: {stale} files changed since it was built")
+        build_index(settings)
+        return Freshness(stale, True)
+    return Freshness(stale, False)
+
+
+def run_query(
+    settings: Settings,
+    task: str,
+    options: QueryOptions,
+    *,
+    refresh: bool = True,
+    notify: Callable[[str], None] | None = None,
+) -> tuple[QueryResult, Freshness]:
+    freshness = ensure_fresh(settings, refresh=refresh, notify=notify)
+    return search(settings, task, options, reader=IndexReader(settings.db_path)), freshness

@@ -1,0 +1,118 @@
+"""Candidate chunks from the index: full-text, vector, named entities and graph neighbours."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ctxopt.index.schema import CHUNKS
+from ctxopt.index.store import IndexReader, in_list
+from ctxopt.types import Chunk, ChunkKind
+
+CHUNK_COLUMNS = [
+    "id", "path", "language", "kind", "name", "qualified_name", "signature", "docstring",
+    "start_line", "end_line", "text", "tokens", "content_hash", "imports", "defines",
+    "references", "complexity", "parent", "summary", "commit_time",
+]  # fmt: skip
+
+
+@dataclass
+class Candidate:
+    """A chunk and the raw signals that found it (ranks are 1-based)."""
+
+    chunk: Chunk
+    lexical_rank: int = 0
+    lexical_score: float = 0.0
+    vector_rank: int = 0
+    similarity: float = 0.0
+    entity_hits: set[str] = field(default_factory=set)
+    graph_hits: set[str] = field(default_factory=set)
+
+
+def chunk_from_row(row: dict[str, Any]) -> Chunk:
+    values = {name: row[name] for name in CHUNK_COLUMNS}
+    values["kind"] = ChunkKind(values["kind"])
+    for name in ("imports", "defines", "references"):
+        values[name] = tuple(values[name] or ())
+    return Chunk(**values)
+
+
+class CandidateSource:
+    """Queries against the chunks table through pylance."""
+
+    def __init__(self, reader: IndexReader, prefilter: str | None = None) -> None:
+        self._chunks = reader.dataset(CHUNKS)
+        self._prefilter = prefilter
+
+    def _filter(self, clause: str | None) -> str | None:
+        parts = [p for p in (self._prefilter, clause) if p]
+        return " AND ".join(f"({p})" for p in parts) or None
+
+    def full_text(self, query: str, limit: int) -> list[tuple[Chunk, float]]:
+        if not query.strip():
+            return []
+        table = self._chunks.to_table(
+            full_text_query=query,
+            columns=[*CHUNK_COLUMNS, "_score"],
+            limit=limit,
+            filter=self._filter(None),
+            prefilter=True,
+        )
+        return [(chunk_from_row(r), float(r["_score"])) for r in table.to_pylist()]
+
+    def nearest(self, vector: Sequence[float], limit: int) -> list[tuple[Chunk, float]]:
+        table = self._chunks.to_table(
+            nearest={"column": "vector", "q": vector, "k": limit, "metric": "cosine"},
+            columns=[*CHUNK_COLUMNS, "_distance"],
+            filter=self._filter(None),
+            prefilter=True,
+        )
+        return [(chunk_from_row(r), 1.0 - float(r["_distance"])) for r in table.to_pylist()]
+
+    def where(self, clause: str, limit: int = 2000) -> list[Chunk]:
+        table = self._chunks.to_table(
+            columns=CHUNK_COLUMNS, filter=self._filter(clause), limit=limit
+        )
+        return [chunk_from_row(r) for r in table.to_pylist()]
+
+    def named(self, names: Iterable[str], limit: int = 500) -> list[Chunk]:
+        names = sorted(set(names))
+        if not names:
+            return []
+        clause = f"{in_list('name', names)} OR {in_list('qualified_name', names)}"
+        return self.where(clause, limit)
+
+    def in_files(self, paths: Iterable[str], limit: int = 2000) -> list[Chunk]:
+        paths = sorted(set(paths))
+        return self.where(in_list("path", paths), limit) if paths else []
+
+    def path_like(self, fragment: str, limit: int = 400) -> list[Chunk]:
+        escaped = fragment.replace("'", "''").replace("%", "").replace("_", "\\_")
+        clause = f"path = '{escaped}' OR path LIKE '%/{escaped}' OR path LIKE '{escaped}/%'"
+        clause += f" OR path LIKE '%/{escaped}/%'"
+        return self.where(clause, limit)
+
+    def referencing(
+        self, names: Iterable[str], kinds: Sequence[str] = (), limit: int = 300
+    ) -> list[Chunk]:
+        names = sorted(set(names))
+        if not names:
+            return []
+        quoted = ", ".join("'" + n.replace("'", "''") + "'" for n in names)
+        clause = f"array_has_any(references, [{quoted}])"
+        if kinds:
+            clause += f" AND {in_list('kind', kinds)}"
+        return self.where(clause, limit)
+
+
+def prefilter_clause(languages: Sequence[str], kinds: Sequence[str], no_tests: bool) -> str | None:
+    """SQL for the --lang, --kind and --no-tests filters (globs are applied afterwards)."""
+    parts: list[str] = []
+    if languages:
+        parts.append(in_list("language", languages))
+    if kinds:
+        parts.append(in_list("kind", kinds))
+    if no_tests:
+        parts.append("kind <> 'test'")
+    return " AND ".join(parts) or None

@@ -1,0 +1,135 @@
+"""Intent of a task (bug_fix, feature_add, explain, refactor, test, debug) and its complexity."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from ctxopt.retrieve.entities import Entities
+
+
+class IntentType(str, Enum):
+    BUG_FIX = "bug_fix"
+    FEATURE_ADD = "feature_add"
+    EXPLAIN = "explain"
+    REFACTOR = "refactor"
+    TEST = "test"
+    DEBUG = "debug"
+
+
+PATTERNS: dict[IntentType, tuple[str, ...]] = {
+    IntentType.BUG_FIX: (
+        r"\bfix(e[sd]|ing)?\b",
+        r"\bbugs?\b",
+        r"\berrors?\b",
+        r"\bnot working\b",
+        r"\bbroken\b",
+        r"\bcrash(es|ed|ing)?\b",
+        r"\bfail(s|ed|ing|ure)?\b",
+        r"\bexceptions?\b",
+        r"\bwrong\b",
+        r"\bincorrect\b",
+        r"\bregression\b",
+        r"\bdoesn'?t\b",
+        r"\bhandle\b",
+    ),
+    IntentType.FEATURE_ADD: (
+        r"\badd(s|ed|ing)?\b",
+        r"\bimplement(s|ed|ing)?\b",
+        r"\bcreate\b",
+        r"\bsupport\b",
+        r"\bnew\b",
+        r"\bintroduce\b",
+        r"\ballow\b",
+        r"\benable\b",
+        r"\boption\b",
+    ),
+    IntentType.EXPLAIN: (
+        r"\bhow does\b",
+        r"\bhow do\b",
+        r"\bwhat is\b",
+        r"\bwhat does\b",
+        r"\bexplain\b",
+        r"\bdescribe\b",
+        r"\boverview\b",
+        r"\bunderstand\b",
+        r"\bwhere is\b",
+    ),
+    IntentType.REFACTOR: (
+        r"\brefactor(s|ed|ing)?\b",
+        r"\bclean ?up\b",
+        r"\brename\b",
+        r"\bextract\b",
+        r"\bsimplify\b",
+        r"\boptimi[sz]e\b",
+        r"\brestructure\b",
+        r"\bmove\b",
+        r"\bdeduplicate\b",
+    ),
+    IntentType.TEST: (
+        r"\btests?\b",
+        r"\bspecs?\b",
+        r"\bcoverage\b",
+        r"\bunit ?tests?\b",
+        r"\bpytest\b",
+        r"\bassert(ion)?s?\b",
+        r"\bfixtures?\b",
+    ),
+    IntentType.DEBUG: (
+        r"\bdebug(ging)?\b",
+        r"\bwhy\b",
+        r"\btrace(back)?\b",
+        r"\bstack ?trace\b",
+        r"\blogs?\b",
+        r"\bhangs?\b",
+        r"\bslow\b",
+        r"\bleak(s|ing)?\b",
+        r"\binvestigate\b",
+    ),
+}
+_COMPILED = {intent: [re.compile(p, re.I) for p in pats] for intent, pats in PATTERNS.items()}
+_PRIORITY = [
+    IntentType.TEST,
+    IntentType.REFACTOR,
+    IntentType.EXPLAIN,
+    IntentType.DEBUG,
+    IntentType.BUG_FIX,
+    IntentType.FEATURE_ADD,
+]
+
+
+@dataclass(frozen=True)
+class Intent:
+    type: IntentType
+    confidence: float  # 0..1: how clearly the text signals this intent
+    complexity: float  # 0..1: rough task complexity (length, entities, reasoning words)
+    scores: dict[str, int]
+
+
+def detect_intent(task: str, entities: Entities) -> Intent:
+    """Count pattern hits per intent; ties go to the more specific intent."""
+    scores = {i.value: sum(1 for rx in _COMPILED[i] if rx.search(task)) for i in IntentType}
+    best = max(_PRIORITY, key=lambda i: (scores[i.value], -_PRIORITY.index(i)))
+    total = sum(scores.values())
+    if scores[best.value] == 0:
+        best, confidence = IntentType.FEATURE_ADD, 0.3
+    else:
+        confidence = round(min(1.0, 0.5 + 0.5 * scores[best.value] / total), 2)
+    return Intent(best, confidence, task_complexity(task, entities), scores)
+
+
+_REASONING = re.compile(
+    r"\b(architecture|design|concurren\w*|race|thread\w*|security|migrat\w*|across|"
+    r"performance|distributed|async\w*|protocol|algorithm|refactor\w*|all)\b",
+    re.I,
+)
+
+
+def task_complexity(task: str, entities: Entities) -> float:
+    """A 0..1 guess from length, number of named entities and reasoning-heavy words."""
+    words = len(task.split())
+    score = min(words / 120, 0.4)
+    score += min(len(entities.paths) + len(entities.identifiers), 6) * 0.05
+    score += min(len(_REASONING.findall(task)), 4) * 0.08
+    return round(min(score, 1.0), 2)

@@ -1,0 +1,200 @@
+"""Fusion and multi-factor re-scoring of candidates (pure functions)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from ctxopt.index.schema import split_identifier
+from ctxopt.retrieve.candidates import Candidate
+from ctxopt.retrieve.entities import Entities
+from ctxopt.retrieve.intent import Intent, IntentType
+from ctxopt.types import Chunk, ChunkKind
+
+RRF_K = 60
+
+# Defaults start from the design notes and were then tuned with scripts/bench_retrieval.py.
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "fused": 0.30,  # reciprocal-rank fusion of the full-text, vector and entity lists
+    "lexical": 0.30,  # BM25 score relative to the best hit
+    "semantic": 0.05,  # cosine similarity with the task
+    "symbol": 0.25,  # a name the task mentions
+    "proximity": 0.20,  # a path or folder the task mentions
+    "dependency": 0.10,  # defined by / imported by / calling the top hits
+    "recency": 0.03,  # recently committed files
+    "centrality": 0.03,  # PageRank of the file in the import graph
+    "type": 0.05,  # kinds that suit the intent
+    "language": 0.02,  # languages the task mentions
+}
+SOURCE_WEIGHTS = {"lexical": 1.0, "vector": 0.3, "entity": 1.0}
+SECONDARY_FACTOR = 0.5  # tests and docs, unless the task is about them
+RECENCY_HALF_LIFE = 90 * 86400
+
+LANGUAGE_WORDS = {
+    "python": "python", "py": "python", "javascript": "javascript", "js": "javascript",
+    "typescript": "typescript", "ts": "typescript", "tsx": "tsx", "go": "go", "golang": "go",
+    "rust": "rust", "java": "java", "kotlin": "kotlin", "swift": "swift", "scala": "scala",
+    "ruby": "ruby", "php": "php", "bash": "bash", "shell": "bash", "c#": "csharp",
+    "csharp": "csharp", "c++": "cpp", "cpp": "cpp",
+}  # fmt: skip
+_TEST_AFFIX = re.compile(r"^test_|_test$|\.test$|\.spec$|_spec$|tests?$")
+_ERROR_HANDLING = re.compile(r"\b(raise|throw|except|catch|Err\(|panic|errors?\.|error)\b")
+
+INTENT_KINDS: dict[IntentType, dict[str, float]] = {
+    IntentType.BUG_FIX: {"function": 1.0, "method": 1.0, "class": 0.6},
+    IntentType.DEBUG: {"function": 1.0, "method": 1.0, "class": 0.5},
+    IntentType.FEATURE_ADD: {"function": 0.8, "method": 0.8, "class": 1.0, "interface": 1.0,
+                             "type": 0.8, "config": 0.5},
+    IntentType.EXPLAIN: {"class": 1.0, "interface": 1.0, "module": 0.8, "function": 0.7,
+                         "method": 0.6, "doc": 0.8, "type": 0.8},
+    IntentType.REFACTOR: {"function": 1.0, "method": 1.0, "class": 1.0},
+    IntentType.TEST: {"test": 1.0, "function": 0.6, "method": 0.6, "class": 0.6},
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ScoredChunk:
+    chunk: Chunk
+    score: float
+    factors: dict[str, float]  # factor -> weighted contribution
+    reasons: tuple[str, ...]
+    features: dict[str, float]  # factor -> raw value in 0..1
+
+    @property
+    def named_by_task(self) -> bool:
+        """The task names this chunk's symbol or file: it must go in the pack."""
+        return self.features.get("symbol", 0.0) >= 0.8 or self.features.get("proximity", 0.0) >= 1.0
+
+
+@dataclass(frozen=True)
+class ScoringContext:
+    entities: Entities
+    intent: Intent
+    rank: Mapping[str, float]  # file -> PageRank (mean 1)
+    newest_commit: int
+    languages: frozenset[str]  # languages the task mentions
+    secondary_wanted: bool  # the task is about tests or docs
+
+
+def merge_weights(overrides: Iterable[tuple[str, float]] = ()) -> dict[str, float]:
+    weights = dict(DEFAULT_WEIGHTS)
+    weights.update(dict(overrides))
+    return weights
+
+
+def rrf(candidate: Candidate) -> float:
+    """Weighted reciprocal-rank fusion, scaled to 0..1."""
+    total = 0.0
+    if candidate.lexical_rank:
+        total += SOURCE_WEIGHTS["lexical"] / (RRF_K + candidate.lexical_rank)
+    if candidate.vector_rank:
+        total += SOURCE_WEIGHTS["vector"] / (RRF_K + candidate.vector_rank)
+    if candidate.entity_hits:
+        total += SOURCE_WEIGHTS["entity"] / (RRF_K + 1)
+    return min(1.0, total * (RRF_K + 1) / sum(SOURCE_WEIGHTS.values()))
+
+
+def mentioned_languages(entities: Entities, task: str) -> frozenset[str]:
+    from ctxopt.languages import detect_language
+
+    found = {detect_language(p) for p in entities.paths} - {"text"}
+    for word in re.findall(r"[A-Za-z#+]+", task.lower()):
+        if word in LANGUAGE_WORDS and word not in ("go", "ts", "js", "py"):
+            found.add(LANGUAGE_WORDS[word])
+    return frozenset(found)
+
+
+def symbol_match(chunk: Chunk, entities: Entities, task_words: frozenset[str]) -> float:
+    names = set(entities.symbol_names)
+    if chunk.qualified_name in names or chunk.name in names:
+        return 1.0
+    if names.intersection(chunk.defines):
+        return 0.8
+    parts = split_identifier(chunk.name)
+    if len(parts) >= 2 and all(p in task_words for p in parts):
+        return 0.5
+    return 0.0
+
+
+def path_proximity(path: str, entities: Entities) -> float:
+    best = 0.0
+    stem = _TEST_AFFIX.sub("", PurePosixPath(path).stem.lower())
+    for mention in entities.paths:
+        if path == mention or path.endswith("/" + mention):
+            return 1.0
+        if path.startswith(mention.rstrip("/") + "/") or f"/{mention.rstrip('/')}/" in path:
+            best = max(best, 0.6)
+        elif PurePosixPath(mention).stem.lower() == stem:
+            best = max(best, 0.7)
+    if best == 0.0 and len(stem) > 3 and stem in entities.words:
+        best = 0.4
+    return best
+
+
+def is_secondary(chunk: Chunk) -> bool:
+    """Tests and prose crowd out code unless the task asks for them."""
+    return chunk.kind in (ChunkKind.TEST, ChunkKind.DOC) or chunk.language == "markdown"
+
+
+def features(candidate: Candidate, ctx: ScoringContext, best_lexical: float) -> dict[str, float]:
+    chunk = candidate.chunk
+    task_words = frozenset(ctx.entities.words)
+    age = max(0, ctx.newest_commit - chunk.commit_time) if chunk.commit_time else None
+    rank = ctx.rank.get(chunk.path, 1.0)
+    kind_pref = INTENT_KINDS.get(ctx.intent.type, {}).get(chunk.kind.value, 0.3)
+    if ctx.intent.type in (IntentType.BUG_FIX, IntentType.DEBUG) and _ERROR_HANDLING.search(
+        chunk.text
+    ):
+        kind_pref = min(1.0, kind_pref + 0.3)
+    return {
+        "fused": rrf(candidate),
+        "lexical": candidate.lexical_score / best_lexical if best_lexical > 0 else 0.0,
+        "semantic": max(0.0, candidate.similarity),
+        "symbol": symbol_match(chunk, ctx.entities, task_words),
+        "proximity": path_proximity(chunk.path, ctx.entities),
+        "dependency": min(1.0, 0.5 * len(candidate.graph_hits)),
+        "recency": 0.0 if age is None else math.pow(0.5, age / RECENCY_HALF_LIFE),
+        "centrality": min(1.0, math.log1p(rank) / math.log1p(8.0)),
+        "type": kind_pref,
+        "language": 1.0 if ctx.languages and chunk.language in ctx.languages else 0.0,
+    }
+
+
+def score_candidates(
+    candidates: Sequence[Candidate], ctx: ScoringContext, weights: Mapping[str, float]
+) -> list[ScoredChunk]:
+    """Score every candidate and sort by (score desc, path, start line)."""
+    best_lexical = max((c.lexical_score for c in candidates), default=0.0)
+    scored: list[ScoredChunk] = []
+    for candidate in candidates:
+        raw = features(candidate, ctx, best_lexical)
+        contributions = {k: round(weights.get(k, 0.0) * v, 5) for k, v in raw.items()}
+        score = sum(contributions.values())
+        if is_secondary(candidate.chunk) and not ctx.secondary_wanted:
+            contributions["secondary_penalty"] = round(-score * (1 - SECONDARY_FACTOR), 5)
+            score *= SECONDARY_FACTOR
+        scored.append(
+            ScoredChunk(
+                candidate.chunk, round(score, 5), contributions, reasons(candidate, raw), raw
+            )
+        )
+    scored.sort(key=lambda s: (-s.score, s.chunk.path, s.chunk.start_line))
+    return scored
+
+
+def reasons(candidate: Candidate, raw: Mapping[str, float]) -> tuple[str, ...]:
+    out: list[str] = []
+    if candidate.lexical_rank:
+        out.append(f"full-text #{candidate.lexical_rank}")
+    if candidate.vector_rank:
+        out.append(f"vector #{candidate.vector_rank} (cos {candidate.similarity:.2f})")
+    out.extend(sorted(candidate.entity_hits))
+    out.extend(sorted(candidate.graph_hits))
+    if raw["symbol"] >= 0.8:
+        out.append("names a symbol in the task")
+    if raw["proximity"] >= 0.6:
+        out.append("in a path the task mentions")
+    return tuple(out)

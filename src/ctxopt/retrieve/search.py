@@ -1,0 +1,172 @@
+"""`search`: the whole retrieval path, from task text to ranked chunks."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ctxopt.config import Settings
+from ctxopt.index.store import IndexReader
+from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
+from ctxopt.retrieve.entities import Entities, extract_entities, query_terms
+from ctxopt.retrieve.intent import Intent, IntentType, detect_intent
+from ctxopt.retrieve.scoring import (
+    ScoredChunk,
+    ScoringContext,
+    mentioned_languages,
+    merge_weights,
+    score_candidates,
+)
+from ctxopt.types import Chunk
+
+LEXICAL_POOL = 300
+VECTOR_POOL = 100
+EXPAND_TOP = 10
+DOC_WORDS = frozenset({"doc", "docs", "documentation", "readme", "changelog", "guide"})
+
+
+@dataclass(frozen=True)
+class QueryOptions:
+    k: int = 10
+    languages: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    globs: tuple[str, ...] = ()
+    no_tests: bool = False
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    task: str
+    intent: Intent
+    entities: Entities
+    results: tuple[ScoredChunk, ...]
+    candidates: int
+    embedder: str
+
+
+Embed = Callable[[str], Sequence[float]]
+
+
+def _add(pool: dict[str, Candidate], chunk: Chunk) -> Candidate:
+    found = pool.get(chunk.id)
+    if found is None:
+        found = pool[chunk.id] = Candidate(chunk)
+    return found
+
+
+def gather(
+    source: CandidateSource,
+    task: str,
+    entities: Entities,
+    embed: Embed | None,
+) -> dict[str, Candidate]:
+    """Hop 1: full-text, vector and entity candidates."""
+    pool: dict[str, Candidate] = {}
+    for rank, (chunk, score) in enumerate(source.full_text(query_terms(task), LEXICAL_POOL), 1):
+        candidate = _add(pool, chunk)
+        candidate.lexical_rank, candidate.lexical_score = rank, score
+    if embed is not None:
+        for rank, (chunk, sim) in enumerate(source.nearest(embed(task), VECTOR_POOL), 1):
+            candidate = _add(pool, chunk)
+            candidate.vector_rank, candidate.similarity = rank, sim
+    for chunk in source.named(entities.symbol_names):
+        _add(pool, chunk).entity_hits.add(f"defines {chunk.name}")
+    for mention in entities.paths:
+        for chunk in source.path_like(mention):
+            _add(pool, chunk).entity_hits.add(f"path {mention}")
+    return pool
+
+
+def expand(
+    source: CandidateSource,
+    pool: dict[str, Candidate],
+    top: Sequence[ScoredChunk],
+    intent: Intent,
+    imports: dict[str, tuple[str, ...]],
+) -> None:
+    """Hop 2: definitions the top hits use, their import neighbours, and intent extras."""
+    referenced = Counter[str]()
+    for hit in top:
+        referenced.update(hit.chunk.references)
+    top_ids = {hit.chunk.id for hit in top}
+    definitions = source.named(referenced)
+    defined_count = Counter(c.name for c in definitions)
+    for chunk in definitions:
+        if chunk.id not in top_ids and defined_count[chunk.name] <= 3:
+            _add(pool, chunk).graph_hits.add(f"defines {chunk.name}, used by a top hit")
+    top_files = {hit.chunk.path for hit in top}
+    neighbours = {n for path in top_files for n in imports.get(path, ())} - top_files
+    for candidate in pool.values():
+        if candidate.chunk.path in neighbours:
+            candidate.graph_hits.add("imported by a top hit's file")
+    names = sorted({hit.chunk.name for hit in top if hit.chunk.name})
+    if intent.type == IntentType.TEST:
+        for chunk in source.referencing(names, kinds=("test",)):
+            _add(pool, chunk).graph_hits.add("tests a top hit")
+    if intent.type == IntentType.REFACTOR:
+        for chunk in source.referencing(names):
+            if chunk.id not in top_ids:
+                _add(pool, chunk).graph_hits.add("calls a top hit")
+
+
+def search(
+    settings: Settings,
+    task: str,
+    options: QueryOptions,
+    *,
+    reader: IndexReader | None = None,
+    embed: Embed | None = None,
+) -> QueryResult:
+    """Rank the index's chunks for a task."""
+    reader = reader or IndexReader(settings.db_path)
+    meta = reader.meta()
+    weights = merge_weights(settings.weights)
+    entities = extract_entities(task)
+    intent = detect_intent(task, entities)
+    if embed is None and weights.get("semantic", 0.0) > 0:
+        embed = _task_embedder(meta.embedder)
+    source = CandidateSource(
+        reader, prefilter_clause(options.languages, options.kinds, options.no_tests)
+    )
+    pool = gather(source, task, entities, embed)
+    graph = reader.graph()
+    files = reader.file_records()
+    ctx = ScoringContext(
+        entities=entities,
+        intent=intent,
+        rank=graph.rank,
+        newest_commit=max((r.commit_time for r in files.values()), default=0),
+        languages=mentioned_languages(entities, task),
+        secondary_wanted=intent.type == IntentType.TEST or _names_docs(entities),
+    )
+    first = score_candidates(list(pool.values()), ctx, weights)
+    expand(source, pool, first[:EXPAND_TOP], intent, graph.imports)
+    ranked = score_candidates(list(pool.values()), ctx, weights)
+    ranked = [s for s in ranked if _glob_ok(s.chunk.path, options.globs)]
+    return QueryResult(
+        task=task,
+        intent=intent,
+        entities=entities,
+        results=tuple(ranked[: options.k]),
+        candidates=len(pool),
+        embedder=meta.embedder,
+    )
+
+
+def _names_docs(entities: Entities) -> bool:
+    return bool(DOC_WORDS.intersection(entities.words)) or any(
+        p.endswith(".md") for p in entities.paths
+    )
+
+
+def _glob_ok(path: str, globs: Sequence[str]) -> bool:
+    return not globs or any(fnmatch.fnmatch(path, g) for g in globs)
+
+
+def _task_embedder(name: str) -> Embed:
+    from ctxopt.embed import get_embedder
+
+    embedder = get_embedder(name)
+    return lambda text: embedder.embed([text])[0]

@@ -1,0 +1,72 @@
+"""Helpers shared by tests: real git repos in tmp folders and a deterministic fake embedder."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_REPO = ROOT / "fixtures" / "sample_repo"
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+def init_repo(repo: Path) -> Path:
+    repo.mkdir(parents=True, exist_ok=True)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "test@example.com")
+    git(repo, "config", "user.name", "Test")
+    git(repo, "config", "commit.gpgsign", "false")
+    return repo
+
+
+def commit_all(repo: Path, message: str = "change") -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+def write_files(repo: Path, files: Mapping[str, str]) -> None:
+    for rel, text in files.items():
+        target = repo / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+
+def sample_repo(tmp: Path) -> Path:
+    """A git copy of fixtures/sample_repo with one commit."""
+    repo = tmp / "sample_repo"
+    shutil.copytree(SAMPLE_REPO, repo)
+    init_repo(repo)
+    commit_all(repo, "initial inventory service")
+    return repo
+
+
+class HashEmbedder:
+    """Deterministic bag-of-words vectors: fast, no model; counts what it embeds."""
+
+    name = "static-minilm-l6-pca256-v1"
+    dimensions = 256
+
+    def __init__(self) -> None:
+        self.embedded: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.embedded.extend(texts)
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in text.lower().split():
+                bucket = int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dimensions
+                out[row, bucket] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        return out / norms

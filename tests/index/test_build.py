@@ -1,0 +1,115 @@
+"""The index pipeline with real tree-sitter, tiktoken, git and LanceDB; a fake embedder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lance
+import pytest
+from helpers import HashEmbedder, commit_all, init_repo, sample_repo, write_files
+
+from ctxopt.config import load_settings
+from ctxopt.errors import IndexMismatchError
+from ctxopt.index.build import build_index
+from ctxopt.index.store import IndexReader
+
+
+def chunk_paths(db: Path) -> list[str]:
+    table = lance.dataset(str(db / "chunks.lance")).to_table(columns=["path"])
+    return sorted(set(table.column("path").to_pylist()))
+
+
+def test_cold_index_stores_chunks_files_and_meta(tmp_path: Path) -> None:
+    repo = sample_repo(tmp_path)
+    settings = load_settings(repo)
+    stats = build_index(settings, embedder=HashEmbedder(), workers=1)
+    assert stats.files >= 10
+    assert stats.chunks > stats.files
+    assert stats.added == stats.files
+    assert {"python", "typescript", "go", "markdown", "yaml"} <= set(stats.languages)
+    reader = IndexReader(settings.db_path)
+    meta = reader.meta()
+    assert meta.embedder == HashEmbedder.name
+    assert len(meta.last_commit) == 40
+    records = reader.file_records()
+    assert "inventory/storage.py" in records
+    assert records["inventory/storage.py"].commit_time > 0
+    assert "inventory/storage.py" in chunk_paths(settings.db_path)
+    graph = reader.graph()
+    assert "inventory/storage.py" in graph.imports["inventory/api.py"]
+
+
+def test_incremental_reembeds_only_changed_files(tmp_path: Path) -> None:
+    repo = sample_repo(tmp_path)
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=1)
+
+    again = HashEmbedder()
+    stats = build_index(settings, embedder=again, workers=1)
+    assert again.embedded == []
+    assert (stats.added, stats.changed, stats.deleted) == (0, 0, 0)
+
+    storage = repo / "inventory" / "storage.py"
+    storage.write_text(storage.read_text() + "\n\ndef brand_new_helper():\n    return 42\n")
+    (repo / "docs" / "design.md").unlink()
+    write_files(repo, {"inventory/audit.py": "def audit_trail(items):\n    return list(items)\n"})
+    third = HashEmbedder()
+    stats = build_index(settings, embedder=third, workers=1)
+    assert (stats.added, stats.changed, stats.deleted) == (1, 1, 1)
+    embedded_paths = {text.split(" ", 1)[0] for text in third.embedded}
+    assert embedded_paths == {"inventory/storage.py", "inventory/audit.py"}
+    paths = chunk_paths(settings.db_path)
+    assert "docs/design.md" not in paths
+    assert "inventory/audit.py" in paths
+    names = lance.dataset(str(settings.db_path / "chunks.lance")).to_table(
+        columns=["name"], filter="path = 'inventory/storage.py'"
+    )
+    assert "brand_new_helper" in names.column("name").to_pylist()
+    records = IndexReader(settings.db_path).file_records()
+    assert "docs/design.md" not in records
+
+
+def test_touching_a_file_without_changing_it_embeds_nothing(tmp_path: Path) -> None:
+    repo = sample_repo(tmp_path)
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=1)
+    target = repo / "inventory" / "models.py"
+    target.write_text(target.read_text())
+    embedder = HashEmbedder()
+    stats = build_index(settings, embedder=embedder, workers=1)
+    assert embedder.embedded == []
+    assert stats.changed == 0
+
+
+def test_versions_are_cleaned_up(tmp_path: Path) -> None:
+    repo = sample_repo(tmp_path)
+    settings = load_settings(repo)
+    for round_ in range(4):
+        write_files(repo, {f"inventory/extra_{round_}.py": f"def extra_{round_}():\n    pass\n"})
+        build_index(settings, embedder=HashEmbedder(), workers=1)
+    versions = lance.dataset(str(settings.db_path / "chunks.lance")).versions()
+    assert len(versions) <= 2
+
+
+def test_other_embedder_requires_full(tmp_path: Path) -> None:
+    repo = sample_repo(tmp_path)
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=1)
+    other = load_settings(repo, {"embedder": "minilm"})
+    with pytest.raises(IndexMismatchError, match="--full"):
+        build_index(other, workers=1)
+
+
+def test_pool_and_serial_give_the_same_chunks(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "many")
+    write_files(
+        repo,
+        {f"pkg/mod_{i}.py": f"def func_{i}(x):\n    return x + {i}\n" for i in range(80)},
+    )
+    commit_all(repo)
+    serial = load_settings(repo, {"db": tmp_path / "serial"})
+    pooled = load_settings(repo, {"db": tmp_path / "pooled"})
+    a = build_index(serial, embedder=HashEmbedder(), workers=1)
+    b = build_index(pooled, embedder=HashEmbedder(), workers=2)
+    assert a.chunks == b.chunks == 80
+    assert chunk_paths(tmp_path / "serial") == chunk_paths(tmp_path / "pooled")

@@ -1,0 +1,80 @@
+from ctxopt.pack.select import Fidelity, SelectOptions, near_duplicates, select
+from ctxopt.retrieve.scoring import ScoredChunk
+from ctxopt.types import Chunk, ChunkKind
+
+
+def hit(path: str, name: str, score: float, tokens: int, *, text: str | None = None,
+        named: bool = False, kind: ChunkKind = ChunkKind.FUNCTION,
+        refs: tuple[str, ...] = ()) -> ScoredChunk:  # fmt: skip
+    body = (
+        text
+        if text is not None
+        else f"def {name}():\n" + "\n".join(f"    step_{name}_{i}()" for i in range(3))
+    )
+    chunk = Chunk(
+        id=f"{path}:{name}", path=path, language="python", kind=kind, name=name,
+        qualified_name=name, signature=f"def {name}():", docstring="", start_line=1,
+        end_line=4, text=body, tokens=tokens, content_hash=f"{path}:{name}:{body}",
+        references=refs,
+    )  # fmt: skip
+    return ScoredChunk(chunk, score, {}, (), {"symbol": 1.0 if named else 0.0})
+
+
+def fake_render(chunk: Chunk, fidelity: Fidelity) -> tuple[str, int]:
+    costs = {
+        Fidelity.FULL: chunk.tokens,
+        Fidelity.SIGNATURE: 20,
+        Fidelity.STUB: 8,
+        Fidelity.PATH: 4,
+    }
+    return fidelity.value, costs[fidelity]
+
+
+def test_never_exceeds_budget_and_steps_down_before_dropping() -> None:
+    hits = [hit("a.py", "big", 0.9, 500), hit("b.py", "small", 0.5, 50)]
+    chosen = select(hits, SelectOptions(budget=120), fake_render)
+    assert chosen.spent <= 120
+    by_name = {c.hit.chunk.name: c.fidelity for c in chosen.chosen}
+    assert by_name["small"] == Fidelity.FULL
+    assert by_name["big"] == Fidelity.SIGNATURE
+
+
+def test_named_chunks_come_first_even_with_low_score() -> None:
+    hits = [hit(f"f{i}.py", f"f{i}", 0.9, 100) for i in range(5)]
+    hits.append(hit("named.py", "wanted", 0.1, 100, named=True))
+    chosen = select(hits, SelectOptions(budget=250), fake_render)
+    assert chosen.chosen[0].hit.chunk.name == "wanted"
+    assert chosen.chosen[0].why == "named by the task"
+
+
+def test_cap_per_file_unless_named() -> None:
+    hits = [hit("a.py", f"f{i}", 0.9 - i * 0.01, 10) for i in range(6)]
+    chosen = select(hits, SelectOptions(budget=10_000, max_chunks_per_file=3), fake_render)
+    assert len(chosen.chosen) == 3
+    assert any("already 3 chunks" in reason for _, reason in chosen.dropped)
+    named = select(
+        hits,
+        SelectOptions(budget=10_000, max_chunks_per_file=3, named_files=frozenset({"a.py"})),
+        fake_render,
+    )
+    assert len(named.chosen) == 6
+
+
+def test_near_duplicates_keep_the_higher_scored() -> None:
+    body = "\n".join(f"line_{i} = {i}" for i in range(20))
+    first = hit("a.py", "one", 0.9, 50, text=body)
+    copy = hit("b.py", "two", 0.5, 50, text=body + "\n")
+    other = hit("c.py", "three", 0.4, 50)
+    assert near_duplicates([first, copy, other]) == {"b.py:two": "a.py:one"}
+    chosen = select([first, copy, other], SelectOptions(budget=1000), fake_render)
+    assert {c.hit.chunk.name for c in chosen.chosen} == {"one", "three"}
+
+
+def test_types_used_by_picked_code_are_added() -> None:
+    user = hit("a.py", "use_item", 0.9, 50, named=True, refs=("Item",))
+    item = hit("m.py", "Item", 0.05, 300, kind=ChunkKind.CLASS)
+    filler = [hit(f"z{i}.py", f"z{i}", 0.5, 100) for i in range(3)]
+    chosen = select([user, *filler, item], SelectOptions(budget=200), fake_render)
+    names = [c.hit.chunk.name for c in chosen.chosen]
+    assert names[:2] == ["use_item", "Item"]
+    assert chosen.chosen[1].fidelity == Fidelity.SIGNATURE

@@ -1,0 +1,68 @@
+import pytest
+
+from ctxopt.retrieve.entities import extract_entities, is_code_shaped, query_terms
+from ctxopt.retrieve.intent import IntentType, detect_intent
+
+
+def test_entities_find_paths_identifiers_quotes_and_errors() -> None:
+    task = (
+        'Fix `load_config` in src/app/config.py: it raises KeyError: missing "db_url" '
+        "when Settings.from_env runs"
+    )
+    found = extract_entities(task)
+    assert "src/app/config.py" in found.paths
+    assert "load_config" in found.identifiers
+    assert "Settings.from_env" in found.identifiers
+    assert "db_url" in found.quoted
+    assert any(e.startswith("KeyError") for e in found.errors)
+    assert {"load_config", "Settings", "from_env"} <= set(found.symbol_names)
+
+
+def test_plain_words_are_not_identifiers() -> None:
+    found = extract_entities("Make the report faster for Large inputs")
+    assert found.identifiers == ()
+    assert "report" in found.words
+    assert "the" not in found.words
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [("parseConfig", True), ("parse_config", True), ("a.b", True), ("Parser", False), ("x", False)],
+)
+def test_code_shape(token: str, expected: bool) -> None:
+    assert is_code_shaped(token) is expected
+
+
+def test_query_terms_split_compound_identifiers() -> None:
+    assert "parse config" in query_terms("fix parseConfig")
+
+
+@pytest.mark.parametrize(
+    ("task", "intent"),
+    [
+        ("fix the login error when the token is not working", IntentType.BUG_FIX),
+        ("add an export to CSV option", IntentType.FEATURE_ADD),
+        ("how does the scheduler pick the next job?", IntentType.EXPLAIN),
+        ("refactor and clean up the cache module", IntentType.REFACTOR),
+        ("write unit tests to raise coverage of the parser", IntentType.TEST),
+        ("why does the worker hang? trace it", IntentType.DEBUG),
+    ],
+)
+def test_intent_patterns(task: str, intent: IntentType) -> None:
+    assert detect_intent(task, extract_entities(task)).type == intent
+
+
+def test_no_pattern_gives_low_confidence() -> None:
+    detected = detect_intent("inventory warehouse", extract_entities("inventory warehouse"))
+    assert detected.confidence < 0.5
+
+
+def test_complexity_grows_with_scope() -> None:
+    simple = "rename foo"
+    hard = (
+        "redesign the concurrency architecture across the scheduler, the worker pool and "
+        "the async protocol layer so that all jobs migrate safely"
+    )
+    assert detect_intent(hard, extract_entities(hard)).complexity > detect_intent(
+        simple, extract_entities(simple)
+    ).complexity

@@ -1,0 +1,76 @@
+from ctxopt.retrieve.candidates import Candidate
+from ctxopt.retrieve.entities import extract_entities
+from ctxopt.retrieve.intent import detect_intent
+from ctxopt.retrieve.scoring import (
+    DEFAULT_WEIGHTS,
+    ScoringContext,
+    path_proximity,
+    rrf,
+    score_candidates,
+)
+from ctxopt.types import Chunk, ChunkKind
+
+
+def chunk(path: str, name: str, kind: ChunkKind = ChunkKind.FUNCTION, text: str = "x") -> Chunk:
+    return Chunk(
+        id=f"{path}:{name}", path=path, language="python", kind=kind, name=name,
+        qualified_name=name, signature=f"def {name}()", docstring="", start_line=1,
+        end_line=3, text=text, tokens=10, content_hash=name,
+    )  # fmt: skip
+
+
+def context(task: str) -> ScoringContext:
+    entities = extract_entities(task)
+    return ScoringContext(
+        entities=entities,
+        intent=detect_intent(task, entities),
+        rank={},
+        newest_commit=0,
+        languages=frozenset(),
+        secondary_wanted=False,
+    )
+
+
+def test_rrf_rewards_agreement_and_is_bounded() -> None:
+    both = Candidate(chunk("a.py", "a"), lexical_rank=1, vector_rank=1, entity_hits={"x"})
+    one = Candidate(chunk("b.py", "b"), lexical_rank=1)
+    assert 0 < rrf(one) < rrf(both) <= 1.0
+
+
+def test_named_symbol_outranks_a_better_lexical_hit() -> None:
+    ctx = context("fix save_inventory")
+    named = Candidate(chunk("s.py", "save_inventory"), lexical_rank=5, lexical_score=2.0)
+    other = Candidate(chunk("o.py", "other"), lexical_rank=1, lexical_score=6.0)
+    ranked = score_candidates([other, named], ctx, DEFAULT_WEIGHTS)
+    assert ranked[0].chunk.name == "save_inventory"
+    assert ranked[0].named_by_task
+    assert "symbol" in ranked[0].factors
+
+
+def test_tests_rank_lower_unless_intent_is_test() -> None:
+    code = Candidate(chunk("inv/store.py", "store"), lexical_rank=2, lexical_score=5.0)
+    test = Candidate(
+        chunk("tests/test_store.py", "test_store", ChunkKind.TEST), lexical_rank=1, lexical_score=5.0
+    )
+    ranked = score_candidates([test, code], context("store is broken"), DEFAULT_WEIGHTS)
+    assert ranked[0].chunk.kind == ChunkKind.FUNCTION
+    assert ranked[1].factors["secondary_penalty"] < 0
+    ctx = context("add tests for store")
+    ctx = ScoringContext(**{**ctx.__dict__, "secondary_wanted": True})
+    ranked = score_candidates([code, test], ctx, DEFAULT_WEIGHTS)
+    assert ranked[0].chunk.kind == ChunkKind.TEST
+
+
+def test_path_proximity_levels() -> None:
+    entities = extract_entities("look at inventory/storage.py and the web/ folder")
+    assert path_proximity("inventory/storage.py", entities) == 1.0
+    assert path_proximity("web/src/client.ts", entities) == 0.6
+    assert path_proximity("other/storage.py", entities) == 0.7
+    assert path_proximity("x/y.py", entities) == 0.0
+
+
+def test_ties_break_by_path_then_line() -> None:
+    a = Candidate(chunk("b.py", "f"))
+    b = Candidate(chunk("a.py", "g"))
+    ranked = score_candidates([a, b], context("zzz"), DEFAULT_WEIGHTS)
+    assert [r.chunk.path for r in ranked] == ["a.py", "b.py"]
