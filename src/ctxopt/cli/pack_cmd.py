@@ -9,7 +9,6 @@ import typer
 
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
-from ctxopt.cli.render_pack import pack_explain, pack_json, pack_summary
 from ctxopt.cli.settings import settings_from_flags
 
 
@@ -67,6 +66,7 @@ def pack(
     quiet: QuietOption = False,
 ) -> None:
     """Pack the code a task needs into one prompt that fits the budget (stdout or -o)."""
+    from ctxopt.cli.render_pack import pack_explain, pack_json, pack_summary
     from ctxopt.pack.api import PackOptions, build_pack
     from ctxopt.pack.diff import diff_hits
 

@@ -8,7 +8,6 @@ import typer
 
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
-from ctxopt.cli.render_query import query_json, query_table
 from ctxopt.cli.settings import settings_from_flags
 
 
@@ -32,6 +31,7 @@ def query(
     quiet: QuietOption = False,
 ) -> None:
     """Rank the code relevant to a task (hybrid full-text, vector, entities and graph)."""
+    from ctxopt.cli.render_query import query_json, query_table
     from ctxopt.errors import UsageError
     from ctxopt.retrieve.api import run_query
     from ctxopt.retrieve.search import QueryOptions

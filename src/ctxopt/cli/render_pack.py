@@ -43,7 +43,7 @@ def pack_json(result: PackResult) -> dict[str, Any]:
             "cost_saved": result.savings.cost_saved,
         },
         "model": {
-            "recommended": rec.model,
+            "recommended": rec.model.name,
             "tier": rec.tier,
             "reasoning": rec.reasoning,
             "estimated_cost": rec.estimated_cost,
@@ -64,7 +64,7 @@ def pack_summary(terminal: Terminal, result: PackResult, output: Path | None) ->
         f"{result.savings.percentage:.1f}% smaller than the repository "
         f"({result.savings.repo_tokens:,} tokens); intent {result.query.intent.type.value}, "
         f"confidence {result.confidence:.2f}; recommended model: "
-        f"{result.recommendation.model} ({result.recommendation.tier})",
+        f"{result.recommendation.model.name} ({result.recommendation.tier})",
         markup=False,
     )
 

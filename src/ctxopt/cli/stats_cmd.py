@@ -6,7 +6,6 @@ from dataclasses import asdict
 
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption
-from ctxopt.cli.render_stats import report_table
 from ctxopt.cli.settings import settings_from_flags
 
 
@@ -17,6 +16,7 @@ def stats(
     as_json: JsonOption = False,
 ) -> None:
     """Show files, chunks, tokens per language, index size, embedder and freshness."""
+    from ctxopt.cli.render_stats import report_table
     from ctxopt.stats import index_report
 
     terminal = Terminal()

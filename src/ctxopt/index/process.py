@@ -60,7 +60,8 @@ def process_files(
         for source in sources:
             yield process_file(source, timeout_s)
         return
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["ctxopt.chunking", "ctxopt.tokens"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         jobs = ((source, timeout_s) for source in sources)
         yield from pool.map(_process_star, jobs, chunksize=16)

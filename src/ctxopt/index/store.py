@@ -9,7 +9,9 @@ file's rows, then add), so an interrupted run is repaired by the next one.
 from __future__ import annotations
 
 import json
+import os
 import time
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from datetime import timedelta
@@ -21,6 +23,12 @@ from ctxopt.errors import CtxoptError, IndexMismatchError, IndexMissingError
 from ctxopt.index import schema
 from ctxopt.retrieve.graph import FileGraph
 from ctxopt.types import FileRecord, IndexMeta
+
+
+def quiet_lance() -> None:
+    """Keep the Rust side of Lance from logging warnings onto stderr."""
+    os.environ.setdefault("LANCE_LOG", "error")
+    os.environ.setdefault("RUST_LOG", "error")
 
 
 def _quote(value: str) -> str:
@@ -47,6 +55,7 @@ class IndexReader:
         if not index_exists(db):
             raise IndexMissingError(f"no ctxopt index at {db}; run `ctxopt index` first")
         ensure_lancedb_cpu()
+        quiet_lance()
         import lance
 
         self.db = db
@@ -87,6 +96,7 @@ class IndexWriter:
 
     def __init__(self, db: Path, dimensions: int) -> None:
         ensure_lancedb_cpu()
+        quiet_lance()
         try:
             db.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -98,6 +108,9 @@ class IndexWriter:
         self._conn = lancedb.connect(str(db))
         self._tables: dict[str, Any] = {}
 
+    def _table_names(self) -> set[str]:
+        return set(self._conn.list_tables().tables)
+
     def _table(self, name: str) -> Any:
         if name not in self._tables:
             self._tables[name] = self._open_or_create(name)
@@ -106,7 +119,7 @@ class IndexWriter:
     def _open_or_create(self, name: str) -> Any:
         import pyarrow as pa
 
-        existing = set(self._conn.table_names())
+        existing = self._table_names()
         if name in existing:
             return self._conn.open_table(name)
         if name == schema.CHUNKS:
@@ -119,7 +132,7 @@ class IndexWriter:
 
     def drop_all(self) -> None:
         for name in (schema.CHUNKS, schema.FILES, schema.META, schema.GRAPH):
-            if name in set(self._conn.table_names()):
+            if name in self._table_names():
                 self._conn.drop_table(name)
         self._tables.clear()
 
@@ -176,11 +189,13 @@ class IndexWriter:
         chunks = self._table(schema.CHUNKS)
         has_fts = any(idx.index_type == "FTS" for idx in chunks.list_indices())
         if (rebuild_fts or not has_fts) and chunks.count_rows():
-            chunks.create_fts_index(
-                "search", replace=True, stem=False, remove_stop_words=False, with_position=False
-            )
-        for name in sorted(set(self._conn.table_names())):
-            self._table(name).optimize(cleanup_older_than=timedelta(seconds=0))
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=".*create_fts_index.*")
+                chunks.create_fts_index("search", replace=True, with_position=False)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*cleanup_older_than.*")
+            for name in sorted(self._table_names()):
+                self._table(name).optimize(cleanup_older_than=timedelta(seconds=0))
 
 
 def now() -> float:

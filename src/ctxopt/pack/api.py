@@ -21,6 +21,7 @@ from ctxopt.retrieve.search import QueryOptions, QueryResult, search
 
 CANDIDATES = 300
 SMALL_BUDGET = 1000
+DEFAULT_BUDGET = 8000
 LOW_CONFIDENCE_SCORE = 0.12
 
 
@@ -76,12 +77,11 @@ def resolve_budget(
     if options.budget is not None:
         if options.budget <= 0:
             raise UsageError(f"--budget must be positive, got {options.budget}")
-        model_budget = options.budget
-    elif model is not None:
-        model_budget = int(model.context_window * (1 - options.reserve))
-    else:
-        model_budget = 8000
-    return int(model_budget / factor), model_budget, factor, model
+        return int(options.budget / factor), options.budget, factor, model
+    if model is not None:
+        budget = model_table.budget_for_model(model, options.reserve)
+        return budget, int(model.context_window * (1 - options.reserve)), factor, model
+    return DEFAULT_BUDGET, DEFAULT_BUDGET, factor, model
 
 
 def _validate(options: PackOptions) -> None:
@@ -152,7 +152,7 @@ def build_pack(
     )
     prompt_tokens = tokens.count(prompt)
     recommendation = model_table.recommend_model(prompt_tokens, query.intent.complexity, table)
-    price_model = _model or table[recommendation.model]
+    price_model = _model or recommendation.model
     saved_tokens = max(0, repo_tokens - prompt_tokens)
     return PackResult(
         prompt=prompt,
@@ -168,7 +168,7 @@ def build_pack(
             repo_tokens=repo_tokens,
             packed_tokens=prompt_tokens,
             percentage=round(100 * saved_tokens / repo_tokens, 2) if repo_tokens else 0.0,
-            cost_saved=round(model_table.estimate_cost(int(saved_tokens * factor), price_model), 6),
+            cost_saved=round(model_table.estimate_cost(saved_tokens, price_model), 6),
         ),
         recommendation=recommendation,
         query=query,

@@ -40,7 +40,7 @@ LANGUAGE_WORDS = {
     "ruby": "ruby", "php": "php", "bash": "bash", "shell": "bash", "c#": "csharp",
     "csharp": "csharp", "c++": "cpp", "cpp": "cpp",
 }  # fmt: skip
-_TEST_AFFIX = re.compile(r"^test_|_test$|\.test$|\.spec$|_spec$|tests?$")
+_TEST_AFFIX = re.compile(r"^test_|_test$|\.test$|\.spec$|_spec$")
 _ERROR_HANDLING = re.compile(r"\b(raise|throw|except|catch|Err\(|panic|errors?\.|error)\b")
 
 INTENT_KINDS: dict[IntentType, dict[str, float]] = {

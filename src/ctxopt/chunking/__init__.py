@@ -1,0 +1,81 @@
+"""Chunking: split one source file into retrievable chunks (tree-sitter, with a line fallback).
+
+Public API: read_source, chunk_file, CHUNKER_VERSION.  chunk_file never raises.
+"""
+
+from __future__ import annotations
+
+from ctxopt.chunking.build import build_chunks, split_long
+from ctxopt.chunking.code import code_drafts
+from ctxopt.chunking.draft import Draft
+from ctxopt.chunking.lines import is_prose, window_drafts
+from ctxopt.chunking.markup import config_drafts, markdown_drafts
+from ctxopt.chunking.parse import ParseFailure, parse
+from ctxopt.chunking.specs import SPECS
+from ctxopt.chunking.symbols import file_imports
+from ctxopt.types import ChunkedFile, ChunkKind
+
+__all__ = ["CHUNKER_VERSION", "chunk_file", "read_source"]
+
+CHUNKER_VERSION = 1
+_CONFIG = frozenset({"yaml", "json", "toml"})
+
+
+def read_source(abs_path: str) -> tuple[str, int]:
+    """The file's text (UTF-8, undecodable bytes replaced, BOM stripped) and the replacement count."""
+    with open(abs_path, "rb") as handle:
+        data = handle.read()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    text = data.decode("utf-8", errors="replace")
+    if "\ufffd" not in text:
+        return text, 0
+    return text, text.count("\ufffd") - data.count("\xef\xbf\xbd".encode("latin-1"))
+
+
+def chunk_file(path: str, text: str, language: str, *, timeout_s: float = 5.0) -> ChunkedFile:
+    """Chunks of one file; on any parser trouble, line-window chunks and a fallback_reason."""
+    if not text.strip():
+        return ChunkedFile(chunks=())
+    lines = text.splitlines()
+    imports: tuple[str, ...] = ()
+    reason = ""
+    try:
+        imports = file_imports(language, text)
+        drafts = _drafts(path, language, text, lines, timeout_s)
+    except ParseFailure as failure:
+        reason, drafts = str(failure), _fallback(path, language, lines)
+    except Exception as exc:  # never raise: degrade to line windows
+        reason = f"parse_error: {type(exc).__name__}: {exc}"[:200]
+        drafts = _fallback(path, language, lines)
+    try:
+        chunks = build_chunks(path, language, split_long(drafts, lines), lines, imports)
+    except Exception as exc:
+        reason = f"error: {type(exc).__name__}: {exc}"[:200]
+        drafts = _fallback(path, language, lines)
+        chunks = build_chunks(path, language, drafts, lines, ())
+    return ChunkedFile(chunks=chunks, fallback_reason=reason)
+
+
+def _drafts(path: str, language: str, text: str, lines: list[str], timeout_s: float) -> list[Draft]:
+    if language == "markdown":
+        return markdown_drafts(path, lines)
+    if language in _CONFIG:
+        return config_drafts(path, language, lines, text)
+    if language not in SPECS:
+        if language == "text":
+            return _fallback(path, language, lines)
+        raise ParseFailure("no_grammar")
+    source = text.encode("utf-8", "replace")
+    tree = parse(language, source, timeout_s)
+    return code_drafts(path, language, text, lines, tree, source)
+
+
+def _fallback(path: str, language: str, lines: list[str]) -> list[Draft]:
+    if language in _CONFIG:
+        kind = ChunkKind.CONFIG
+    elif language == "markdown" or (language == "text" and is_prose(lines)):
+        kind = ChunkKind.DOC
+    else:
+        kind = ChunkKind.MODULE
+    return window_drafts(path, lines, kind)

@@ -1,0 +1,93 @@
+"""Turning drafts into Chunk records: long-chunk splitting, ids, counts and symbols."""
+
+from __future__ import annotations
+
+import hashlib
+
+from ctxopt import tokens
+from ctxopt.chunking.draft import Draft
+from ctxopt.chunking.lines import MAX_CHUNK_LINES, split_range
+from ctxopt.chunking.symbols import code_only, complexity, references
+from ctxopt.types import Chunk, ChunkKind
+
+BATCH_CHARS = 400_000
+
+
+def split_long(drafts: list[Draft], lines: list[str]) -> list[Draft]:
+    """Cut every draft over MAX_CHUNK_LINES lines into consecutive pieces (name#2, name#3...)."""
+    out: list[Draft] = []
+    for draft in drafts:
+        if draft.summary_text is not None or draft.end - draft.start < MAX_CHUNK_LINES:
+            out.append(draft)
+            continue
+        pieces = split_range(lines, draft.start, draft.end, MAX_CHUNK_LINES)
+        for number, (start, end) in enumerate(pieces, 1):
+            suffix = f"#{number}" if number > 1 else ""
+            out.append(
+                Draft(
+                    kind=draft.kind,
+                    name=draft.name + suffix,
+                    qualified_name=draft.qualified_name + suffix,
+                    start=start,
+                    end=end,
+                    signature=draft.signature,
+                    docstring=draft.docstring if number == 1 else "",
+                    defines=draft.defines if number == 1 else (),
+                    parent=draft.parent,
+                    code=draft.code,
+                )
+            )
+    return out
+
+
+def chunk_id(path: str, kind: ChunkKind, qualified_name: str, occurrence: int) -> str:
+    key = f"{path}\0{kind.value}\0{qualified_name}\0{occurrence}"
+    return hashlib.sha1(key.encode("utf-8", "replace")).hexdigest()
+
+
+def _counts(texts: list[str]) -> list[int]:
+    """Exact counts; threads only pay off for large batches."""
+    if sum(map(len, texts)) > BATCH_CHARS:
+        return tokens.count_many(texts)
+    return [tokens.count(text) for text in texts]
+
+
+def build_chunks(
+    path: str, language: str, drafts: list[Draft], lines: list[str], imports: tuple[str, ...]
+) -> tuple[Chunk, ...]:
+    """Chunks for drafts, in order, with exact token counts batched over the file."""
+    texts = [
+        d.summary_text if d.summary_text is not None else "\n".join(lines[d.start - 1 : d.end])
+        for d in drafts
+    ]
+    counts = _counts(texts)
+    seen: dict[tuple[ChunkKind, str], int] = {}
+    chunks: list[Chunk] = []
+    for draft, text, count in zip(drafts, texts, counts):
+        occurrence = seen.get((draft.kind, draft.qualified_name), 0)
+        seen[(draft.kind, draft.qualified_name)] = occurrence + 1
+        code = code_only(language, text) if draft.code else ""
+        chunks.append(
+            Chunk(
+                id=chunk_id(path, draft.kind, draft.qualified_name, occurrence),
+                path=path,
+                language=language,
+                kind=draft.kind,
+                name=draft.name,
+                qualified_name=draft.qualified_name,
+                signature=draft.signature,
+                docstring=draft.docstring,
+                start_line=draft.start,
+                end_line=draft.end,
+                text=text,
+                tokens=count,
+                content_hash=hashlib.sha1(text.encode("utf-8", "replace")).hexdigest(),
+                imports=imports,
+                defines=draft.defines,
+                references=references(code, draft.name) if draft.code else (),
+                complexity=complexity(code) if draft.code else 1,
+                parent=draft.parent,
+                summary=draft.summary_text is not None,
+            )
+        )
+    return tuple(chunks)

@@ -1,0 +1,152 @@
+"""Deciding what a top-level or member node declares: its role, kind, inner node and name."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from ctxopt.chunking.nodes import body_of, name_of, text_of
+from ctxopt.chunking.specs import TEST_CALLS, LangSpec
+
+_JS_VARS = frozenset({"lexical_declaration", "variable_declaration"})
+_JS_FUNC_VALUES = frozenset(
+    {"arrow_function", "function_expression", "function", "generator_function"}
+)
+_JS_LANGS = frozenset({"javascript", "typescript", "tsx"})
+_RECEIVER = re.compile(r"(\w+)(?:\[[^\]]*\])?\s*\)\s*$")
+
+
+@dataclass(frozen=True)
+class Decl:
+    """What one node declares."""
+
+    role: str  # "function", "class" (container with members), "leaf", "namespace", "test"
+    kind: str  # ChunkKind value for classes and leaves ("" for functions)
+    node: Node  # the declaration node inside any wrapper
+    name: str
+    parent: str = ""  # owner type named by the declaration itself (Go receiver, C++ A::f)
+
+
+def classify(language: str, spec: LangSpec, node: Node, source: bytes) -> Decl | None:
+    """The declaration node declares, or None for plain module-level code."""
+    inner = unwrap(spec, node)
+    kind = inner.type
+    if language in _JS_LANGS:
+        found = _classify_js(inner, source)
+        if found is not None:
+            return found
+    if kind in spec.namespaces:
+        return Decl("namespace", "", inner, name_of(source, inner)) if body_of(inner) else None
+    if kind in spec.functions:
+        return _function(language, inner, source)
+    if kind in spec.classes:
+        if body_of(inner) is None and language in ("c", "cpp", "rust"):
+            return None
+        kind_name = _class_kind(language, inner, spec.classes[kind], source)
+        return Decl("class", kind_name, inner, _cname(inner, source))
+    if kind in spec.types:
+        return _leaf(language, inner, spec.types[kind], source)
+    return None
+
+
+def unwrap(spec: LangSpec, node: Node) -> Node:
+    """The declaration inside decorator / export / template wrappers."""
+    while node.type in spec.wrappers:
+        inner = node.child_by_field_name("definition") or node.child_by_field_name("declaration")
+        if inner is None:
+            candidates = [c for c in node.named_children if c.type not in ("decorator", "comment")]
+            inner = candidates[-1] if candidates else None
+        if inner is None:
+            return node
+        node = inner
+    return node
+
+
+def _function(language: str, node: Node, source: bytes) -> Decl:
+    name = name_of(source, node) or "<anonymous>"
+    parent = ""
+    if language == "go" and node.type == "method_declaration":
+        receiver = node.child_by_field_name("receiver")
+        match = _RECEIVER.search(text_of(source, receiver))
+        parent = match.group(1) if match else ""
+    elif language == "cpp" and "::" in name:
+        parent, _, name = name.rpartition("::")
+    if language == "ruby" and node.type == "singleton_method":
+        name = name.split(".")[-1]
+    return Decl("function", "", node, name, parent)
+
+
+def _cname(node: Node, source: bytes) -> str:
+    if node.type == "companion_object":
+        return name_of(source, node) or "Companion"
+    return name_of(source, node) or "<anonymous>"
+
+
+def _class_kind(language: str, node: Node, default: str, source: bytes) -> str:
+    if language == "kotlin" and any(c.type == "interface" for c in node.children):
+        return "interface"
+    if language == "swift":
+        declared = text_of(source, node.child_by_field_name("declaration_kind"))
+        return "type" if declared == "enum" else default
+    return default
+
+
+def _leaf(language: str, node: Node, default: str, source: bytes) -> Decl:
+    if language == "go":
+        spec = next((c for c in node.named_children if c.type in ("type_spec", "type_alias")), None)
+        if spec is None:
+            return Decl("leaf", default, node, "<anonymous>")
+        shape = spec.child_by_field_name("type")
+        kind = {"struct_type": "class", "interface_type": "interface"}.get(
+            shape.type if shape is not None else "", "type"
+        )
+        return Decl("leaf", kind, node, name_of(source, spec))
+    if language in ("c", "cpp") and node.type == "type_definition":
+        shape = node.child_by_field_name("type")
+        has_body = shape is not None and body_of(shape) is not None
+        kind = "class" if has_body and shape.type != "enum_specifier" else default
+        return Decl("leaf", kind, node, name_of(source, node))
+    return Decl("leaf", default, node, name_of(source, node) or "<anonymous>")
+
+
+def _classify_js(node: Node, source: bytes) -> Decl | None:
+    if node.type in _JS_VARS:
+        declarators = [c for c in node.named_children if c.type == "variable_declarator"]
+        if len(declarators) != 1:
+            return None
+        value = declarators[0].child_by_field_name("value")
+        name = text_of(source, declarators[0].child_by_field_name("name"))
+        if value is not None and value.type in _JS_FUNC_VALUES:
+            return Decl("function", "", node, name)
+        if value is not None and value.type in ("class", "class_expression"):
+            return Decl("class", "class", value, name)
+        return None
+    if node.type == "expression_statement":
+        return _js_test_call(node, source)
+    return None
+
+
+def _js_test_call(node: Node, source: bytes) -> Decl | None:
+    call = node.named_children[0] if node.named_children else None
+    if call is None or call.type != "call_expression":
+        return None
+    callee = text_of(source, call.child_by_field_name("function")).split(".")[0]
+    if callee not in TEST_CALLS:
+        return None
+    args = call.child_by_field_name("arguments")
+    first = args.named_children[0] if args is not None and args.named_children else None
+    label = text_of(source, first).strip("'\"`") if first is not None else callee
+    return Decl("test", "test", node, f"{callee} {label}"[:120])
+
+
+def decl_body(node: Node) -> Node | None:
+    """The body of a declaration node (for `const f = () => {...}`, the function's body)."""
+    body = body_of(node)
+    if body is None and node.type in _JS_VARS:
+        for declarator in node.named_children:
+            value = declarator.child_by_field_name("value")
+            if value is not None:
+                return value.child_by_field_name("body")
+    return body

@@ -1,0 +1,285 @@
+"""Declaration walk over a tree-sitter tree: functions, classes (split when large), module gaps."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from posixpath import basename, splitext
+
+from tree_sitter import Node, Tree
+
+from ctxopt import tokens
+from ctxopt.chunking.classify import Decl, classify, decl_body
+from ctxopt.chunking.draft import Draft
+from ctxopt.chunking.lines import split_range, trim
+from ctxopt.chunking.nodes import end_row, row_mapper, signature, signature_end_row, text_of
+from ctxopt.chunking.specs import SPECS, LangSpec
+from ctxopt.chunking.symbols import clean_comment, clean_docstring, constant_names
+from ctxopt.types import ChunkKind
+
+CLASS_SPLIT_TOKENS = 2000
+MODULE_TARGET_LINES = 150
+SUMMARY_FIELD_LINES = 6
+SURE_BYTES_PER_TOKEN = 8  # code averages about 4 bytes a token
+_TEST_NAME = re.compile(r"^(?:test_|Test[A-Z_0-9]|test[A-Z0-9])")
+_TEST_CLASS = re.compile(r"^Test[A-Z_0-9]|Tests?$|Spec$")
+_TEST_MARK = re.compile(r"#\[(?:\w+::)?test\]|@Test\b|\[(?:Test|Fact|Theory|TestMethod)\b")
+_TEST_FILE = re.compile(
+    r"(?:^|/)(?:tests?|spec|specs|__tests__|testing)/|(?:^|/)test_[^/]*\.py$|_test\.\w+$"
+    r"|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:Tests?|Spec)\.(?:java|kt|cs|scala|swift)$|_spec\.rb$"
+)
+
+
+def is_test_path(path: str) -> bool:
+    return bool(_TEST_FILE.search(path))
+
+
+@dataclass
+class _Walk:
+    path: str
+    language: str
+    spec: LangSpec
+    source: bytes
+    lines: list[str]
+    line_of: Callable[[int], int]
+    test_file: bool
+    drafts: list[Draft] = field(default_factory=list)
+
+
+def code_drafts(
+    path: str, language: str, text: str, lines: list[str], tree: Tree, source: bytes
+) -> list[Draft]:
+    """Drafts for every declaration of a parsed code file plus module chunks for the rest.
+
+    source is text encoded as UTF-8 (what the tree was parsed from).
+    """
+    walk = _Walk(
+        path=path,
+        language=language,
+        spec=SPECS[language],
+        source=source,
+        lines=lines,
+        line_of=row_mapper(text),
+        test_file=is_test_path(path),
+    )
+    _walk_items(walk, tree.root_node.named_children, prefix="", floor=0)
+    walk.drafts.extend(_module_drafts(walk))
+    walk.drafts.sort(key=lambda d: (d.start, -d.end))
+    return walk.drafts
+
+
+def _flatten(spec: LangSpec, nodes: list[Node]) -> list[Node]:
+    out: list[Node] = []
+    for node in nodes:
+        if node.type in spec.groups:
+            out.extend(_flatten(spec, node.named_children))
+        else:
+            out.append(node)
+    return out
+
+
+def _span(walk: _Walk, node: Node) -> tuple[int, int]:
+    return walk.line_of(node.start_point[0]), walk.line_of(end_row(node))
+
+
+def _walk_items(walk: _Walk, nodes: list[Node], prefix: str, floor: int) -> None:
+    """Emit drafts for the declarations among sibling nodes (top level or a namespace body)."""
+    items = _flatten(walk.spec, nodes)
+    for index, node in enumerate(items):
+        decl = classify(walk.language, walk.spec, node, walk.source)
+        if decl is None:
+            continue
+        start, end = _span(walk, node)
+        start, comments = _attached(walk, items, index, start, floor)
+        if decl.role == "namespace":
+            inner_prefix = f"{prefix}{decl.name}." if decl.name else prefix
+            body = decl_body(decl.node)
+            children = body.named_children if body is not None else []
+            _walk_items(walk, children, inner_prefix, start)
+        elif decl.role == "class":
+            _emit_class(walk, decl, (start, end), comments, prefix, "")
+        else:
+            _emit_leaf(walk, decl, (start, end), comments, prefix, "")
+        floor = max(floor, end)
+
+
+def _attached(
+    walk: _Walk, items: list[Node], index: int, start: int, floor: int
+) -> tuple[int, list[Node]]:
+    """Move start up over comments / attributes directly above items[index]."""
+    comments: list[Node] = []
+    j = index - 1
+    while j >= 0 and items[j].type in walk.spec.attached:
+        above_start, above_end = _span(walk, items[j])
+        if above_end < start - 1 or above_start <= floor:
+            break
+        start = above_start
+        if "comment" in items[j].type:
+            comments.insert(0, items[j])
+        j -= 1
+    return start, comments
+
+
+def _docstring(walk: _Walk, node: Node, comments: list[Node]) -> str:
+    if walk.spec.docstring_in_body:
+        body = decl_body(node)
+        first = body.named_children[0] if body is not None and body.named_children else None
+        if first is not None and first.type == "expression_statement" and first.named_children:
+            first = first.named_children[0]
+        if first is not None and first.type == "string":
+            return clean_docstring(text_of(walk.source, first))
+    return clean_comment("\n".join(text_of(walk.source, c) for c in comments))
+
+
+def _test_kind(walk: _Walk, kind: ChunkKind, name: str, head: str) -> ChunkKind:
+    if kind in (ChunkKind.FUNCTION, ChunkKind.METHOD):
+        if walk.test_file or _TEST_NAME.match(name) or _TEST_MARK.search(head):
+            return ChunkKind.TEST
+    if kind == ChunkKind.CLASS and (walk.test_file or _TEST_CLASS.search(name)):
+        return ChunkKind.TEST
+    return kind
+
+
+def _head(walk: _Walk, start: int, node: Node) -> str:
+    """The lines from a chunk's start through its declaration's first line."""
+    return "\n".join(walk.lines[start - 1 : walk.line_of(node.start_point[0])])
+
+
+def _qualify(prefix: str, parent_q: str, name: str) -> str:
+    return f"{parent_q}.{name}" if parent_q else f"{prefix}{name}"
+
+
+def _emit_leaf(
+    walk: _Walk, decl: Decl, span: tuple[int, int], comments: list[Node], prefix: str, parent_q: str
+) -> None:
+    """A function, method, type alias or test call: one chunk."""
+    if not parent_q and decl.parent:
+        parent_q = f"{prefix}{decl.parent}"
+    if decl.role == "leaf":
+        kind = ChunkKind(decl.kind)
+    elif decl.role == "test":
+        kind = ChunkKind.TEST
+    else:
+        kind = ChunkKind.METHOD if parent_q else ChunkKind.FUNCTION
+    kind = _test_kind(walk, kind, decl.name, _head(walk, span[0], decl.node))
+    qualified = _qualify(prefix, parent_q, decl.name)
+    sig = signature(walk.source, decl.node, decl_body(decl.node))
+    doc = _docstring(walk, decl.node, comments)
+    draft = Draft(kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified,), parent_q)
+    walk.drafts.append(draft)
+
+
+@dataclass(frozen=True)
+class _Member:
+    decl: Decl | None  # None for fields and other non-declarations
+    node: Node
+    span: tuple[int, int]
+    comments: list[Node]
+
+
+def _members(walk: _Walk, body: Node | None, floor: int) -> list[_Member]:
+    items = _flatten(walk.spec, body.named_children) if body is not None else []
+    out: list[_Member] = []
+    for index, node in enumerate(items):
+        decl = classify(walk.language, walk.spec, node, walk.source)
+        start, end = _span(walk, node)
+        if decl is None or decl.role == "namespace":
+            out.append(_Member(None, node, (start, end), []))
+            continue
+        start, comments = _attached(walk, items, index, start, floor)
+        out.append(_Member(decl, node, (start, end), comments))
+        floor = max(floor, end)
+    return out
+
+
+def _emit_class(
+    walk: _Walk, decl: Decl, span: tuple[int, int], comments: list[Node], prefix: str, parent_q: str
+) -> None:
+    """A class: one chunk when small, else a summary chunk plus one chunk per member."""
+    qualified = _qualify(prefix, parent_q, decl.name)
+    kind = _test_kind(walk, ChunkKind(decl.kind), decl.name, "")
+    body = decl_body(decl.node)
+    header_end = walk.line_of(signature_end_row(walk.source, decl.node, body))
+    members = _members(walk, body, header_end)
+    sig = signature(walk.source, decl.node, body)
+    doc = _docstring(walk, decl.node, comments)
+    text = "\n".join(walk.lines[span[0] - 1 : span[1]])
+    big = _over_split_limit(text)
+    if not big:
+        inner = tuple(f"{qualified}.{m.decl.name}" for m in members if m.decl is not None)
+        draft = Draft(kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified, *inner), parent_q)
+        walk.drafts.append(draft)
+        return
+    summary = _summary_text(walk, span, header_end, members)
+    walk.drafts.append(
+        Draft(kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified,), parent_q, summary)
+    )
+    for member in members:
+        if member.decl is None:
+            continue
+        if member.decl.role == "class":
+            _emit_class(walk, member.decl, member.span, member.comments, prefix, qualified)
+        else:
+            _emit_leaf(walk, member.decl, member.span, member.comments, prefix, qualified)
+
+
+def _over_split_limit(text: str) -> bool:
+    """True when text has more than CLASS_SPLIT_TOKENS tokens (exact count only when in doubt)."""
+    size = len(text.encode("utf-8", "replace"))
+    if size <= CLASS_SPLIT_TOKENS:  # a token is at least one byte
+        return False
+    if size >= CLASS_SPLIT_TOKENS * SURE_BYTES_PER_TOKEN:
+        return True
+    return tokens.count(text) > CLASS_SPLIT_TOKENS
+
+
+def _summary_text(
+    walk: _Walk, span: tuple[int, int], header_end: int, members: list[_Member]
+) -> str:
+    """Header, fields and docstring, and each member's signature lines (no bodies)."""
+    keep: set[int] = set(range(span[0], header_end + 1))
+    last = header_end
+    for member in members:
+        start, end = member.span
+        last = max(last, end)
+        if member.decl is not None:
+            sig_end = walk.line_of(signature_end_row(
+                walk.source, member.decl.node, decl_body(member.decl.node)
+            ))
+            keep.update(range(start, sig_end + 1))
+        elif member.node.type in walk.spec.attached:
+            continue
+        elif member.node.type in ("string", "expression_statement"):
+            keep.update(range(start, end + 1))
+        else:
+            keep.update(range(start, min(end, start + SUMMARY_FIELD_LINES - 1) + 1))
+    if span[1] > last:
+        keep.add(span[1])
+    return "\n".join(walk.lines[n - 1] for n in sorted(keep) if span[0] <= n <= span[1])
+
+
+def _module_drafts(walk: _Walk) -> list[Draft]:
+    """Module chunks for the non-blank lines no declaration chunk covers."""
+    ranges = sorted((d.start, d.end) for d in walk.drafts)
+    gaps: list[tuple[int, int]] = []
+    cursor = 1
+    for start, end in ranges:
+        if start > cursor:
+            gaps.append((cursor, start - 1))
+        cursor = max(cursor, end + 1)
+    if cursor <= len(walk.lines):
+        gaps.append((cursor, len(walk.lines)))
+    stem = splitext(basename(walk.path))[0]
+    qualified = splitext(walk.path)[0].replace("/", ".")
+    drafts: list[Draft] = []
+    for gap in gaps:
+        span = trim(walk.lines, *gap)
+        if span is None:
+            continue
+        for start, end in split_range(walk.lines, span[0], span[1], MODULE_TARGET_LINES):
+            text = "\n".join(walk.lines[start - 1 : end])
+            drafts.append(
+                Draft(ChunkKind.MODULE, stem, qualified, start, end, defines=constant_names(text))
+            )
+    return drafts

@@ -1,0 +1,111 @@
+"""Reading names, bodies, ranges and signatures off tree-sitter nodes."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable
+
+from tree_sitter import Node
+
+from ctxopt.chunking.specs import BODY_TYPES, NAME_TYPES
+
+_LINE_BREAKS = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_ODD_BREAK = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_ODD_NO_CRLF = re.compile("\r(?!\n)|[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_GENERICS = re.compile(r"<.*>|\[.*\]")
+_LEADING_ATTRS = re.compile(r"^(?:(?:@[\w.]+(?:\([^)]*\))?|#?\[[^\]]*\])\s*)+")
+_WS = re.compile(r"\s+")
+_COMMENT_LINE = re.compile(r"^\s*(?:#(?![\[!])|//|/\*|\*)")
+MAX_SIGNATURE = 300
+
+
+def row_mapper(text: str) -> Callable[[int], int]:
+    """A function from a tree-sitter row (0-based, split on \\n) to a 1-based splitlines() line.
+
+    The two agree unless the text holds line breaks other than \\n and \\r\\n (\\r, \\f, \\u2028...).
+    """
+    if not _ODD_BREAK.search(text) or "\r" in text and not _ODD_NO_CRLF.search(text):
+        return lambda row: row + 1
+    breaks = [m.end() for m in _LINE_BREAKS.finditer(text)]
+    row_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def mapped(row: int) -> int:
+        offset = row_starts[min(row, len(row_starts) - 1)]
+        return bisect_right(breaks, offset) + 1
+
+    return mapped
+
+
+def end_row(node: Node) -> int:
+    """The last row holding text of node (a node ending at column 0 ends on the row before)."""
+    row, col = node.end_point
+    if col == 0 and row > node.start_point[0]:
+        return row - 1
+    return row
+
+
+def text_of(source: bytes, node: Node | None) -> str:
+    """The source text of node (sliced from source: Node.text is slow after a callback parse)."""
+    if node is None:
+        return ""
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def body_of(node: Node) -> Node | None:
+    body = node.child_by_field_name("body")
+    if body is not None:
+        return body
+    for child in node.named_children:
+        if child.type in BODY_TYPES:
+            return child
+    return None
+
+
+def name_of(source: bytes, node: Node) -> str:
+    """The declared name: the name field, a C declarator chain, or the first identifier child."""
+    named = node.child_by_field_name("name")
+    if named is not None:
+        return _strip_generics(text_of(source, named))
+    declarator = node.child_by_field_name("declarator")
+    if declarator is not None:
+        while declarator.child_by_field_name("declarator") is not None:
+            declarator = declarator.child_by_field_name("declarator")
+        return text_of(source, declarator)
+    impl_type = node.child_by_field_name("type")
+    if impl_type is not None and node.type == "impl_item":
+        return _strip_generics(text_of(source, impl_type)).split("::")[-1]
+    for child in node.named_children:
+        if child.type in NAME_TYPES:
+            return _strip_generics(text_of(source, child))
+    return ""
+
+
+def _strip_generics(name: str) -> str:
+    return _GENERICS.sub("", name).strip()
+
+
+def signature(source: bytes, node: Node, body: Node | None) -> str:
+    """The header of node up to its body, on one line, without leading attributes."""
+    stop = body.start_byte if body is not None and body.start_byte > node.start_byte else 0
+    if not stop:
+        line_end = source.find(b"\n", node.start_byte)
+        stop = node.end_byte if line_end < 0 else min(line_end, node.end_byte)
+    raw = source[node.start_byte : stop].decode("utf-8", "replace")
+    raw = "\n".join(ln for ln in raw.splitlines() if not _COMMENT_LINE.match(ln))
+    flat = _WS.sub(" ", _LEADING_ATTRS.sub("", raw.strip())).strip()
+    flat = flat.rstrip("{").rstrip()
+    if flat.endswith(":") and not flat.endswith("::"):
+        flat = flat[:-1].rstrip()
+    return flat[:MAX_SIGNATURE]
+
+
+def signature_end_row(source: bytes, node: Node, body: Node | None) -> int:
+    """The last row of node's header: the body's first row if it opens with '{', else the row before."""
+    if body is None:
+        return end_row(node)
+    start = body.start_point[0]
+    opens_brace = source[body.start_byte : body.start_byte + 1] == b"{"
+    if start > node.start_point[0] and not opens_brace:
+        return start - 1
+    return start

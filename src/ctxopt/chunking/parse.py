@@ -1,0 +1,69 @@
+"""Tree-sitter parsers per language, parsing with a deadline, and the tree-health check."""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+
+from tree_sitter import Parser, Tree
+
+_READ_SIZE = 1 << 20
+
+
+class ParseFailure(Exception):
+    """Parsing produced no usable tree; the message is the fallback reason."""
+
+
+@lru_cache(maxsize=None)
+def _parser(language: str) -> Parser | None:
+    try:
+        from tree_sitter_language_pack import get_parser
+
+        return get_parser(language)  # type: ignore[arg-type]
+    except Exception:
+        return None
+
+
+def has_grammar(language: str) -> bool:
+    return _parser(language) is not None
+
+
+def parse(language: str, source: bytes, timeout_s: float) -> Tree:
+    """Parse source, giving up after timeout_s seconds (raises ParseFailure)."""
+    parser = _parser(language)
+    if parser is None:
+        raise ParseFailure("no_grammar")
+    if timeout_s <= 0:
+        raise ParseFailure("timeout")
+    deadline = time.monotonic() + timeout_s
+
+    def read(offset: int, _point: tuple[int, int]) -> bytes:
+        return source[offset : offset + _READ_SIZE]
+
+    def expired(_offset: int, _has_error: bool) -> bool:
+        return time.monotonic() > deadline
+
+    parser.reset()
+    try:
+        tree = parser.parse(read, progress_callback=expired)
+    except ValueError as exc:  # the callback cancelled the parse
+        parser.reset()
+        if time.monotonic() > deadline:
+            raise ParseFailure("timeout") from exc
+        raise ParseFailure(f"parse_error: {exc}") from exc
+    if tree is None:
+        raise ParseFailure("timeout")
+    _check_health(tree, len(source))
+    return tree
+
+
+def _check_health(tree: Tree, size: int) -> None:
+    """Raise ParseFailure when most of the file sits in top-level ERROR nodes."""
+    root = tree.root_node
+    if not root.has_error:
+        return
+    if root.type == "ERROR":
+        raise ParseFailure("parse_error: the whole file is an ERROR node")
+    bad = sum(c.end_byte - c.start_byte for c in root.children if c.type == "ERROR")
+    if size and bad * 2 > size:
+        raise ParseFailure(f"parse_error: {bad * 100 // size}% of the file is ERROR nodes")

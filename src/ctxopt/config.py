@@ -1,0 +1,341 @@
+"""Settings in layers: defaults < user file < repo file < CTXOPT_* environment < flags.
+
+Scalars from a higher layer replace lower ones; include/exclude lists are
+appended across layers and weights are merged key by key.  Each value's
+source is recorded ("default", "user:<path>", "repo:<path>", "env:CTXOPT_X",
+"flag") so `--verbose` can say where a setting came from.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from ctxopt.errors import UsageError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+INDEX_DIR = ".ctxopt"
+ENV_PREFIX = "CTXOPT_"
+EMBEDDERS = ("static", "minilm")
+COMPRESSIONS = ("none", "light", "medium", "aggressive")
+FORMATS = ("markdown", "xml", "plain")
+LIST_FIELDS = ("include", "exclude")
+MAX_RESERVE = 0.9
+
+
+@dataclass(frozen=True)
+class Settings:
+    root: Path  # repo folder (resolved)
+    db: Path | None = None  # index location; None -> root/.ctxopt
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_file_bytes: int = 1_048_576
+    embedder: str = "static"  # static | minilm
+    parse_timeout: float = 5.0
+    budget: int = 8000
+    model: str | None = None
+    reserve: float = 0.2
+    compression: str = "light"  # none | light | medium | aggressive
+    format: str = "markdown"  # markdown | xml | plain
+    max_chunks_per_file: int = 3
+    top_k: int = 10
+    weights: tuple[tuple[str, float], ...] = ()  # retrieval weight overrides, sorted by name
+    sources: tuple[tuple[str, str], ...] = ()  # field -> source
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def db_path(self) -> Path:
+        return self.db if self.db is not None else self.root / INDEX_DIR
+
+    def source(self, name: str) -> str:
+        """Where the value of a field came from ("default" when no layer set it)."""
+        return dict(self.sources).get(name, "default")
+
+
+SETTABLE = tuple(f.name for f in fields(Settings) if f.name not in ("root", "sources", "warnings"))
+
+
+# --- value checks: each returns the clean value or raises ValueError with a reason -------------
+
+
+def _string(value: object) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError("must be a non-empty string")
+    return value
+
+
+def _choice(options: tuple[str, ...]) -> Callable[[object], str]:
+    def check(value: object) -> str:
+        if value not in options:
+            raise ValueError(f"must be one of {', '.join(options)}")
+        return str(value)
+
+    return check
+
+
+def _int(low: int) -> Callable[[object], int]:
+    def check(value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"must be an integer >= {low}")
+        return value
+
+    return check
+
+
+def _float(
+    low: float, high: float = math.inf, *, open_low: bool = False
+) -> Callable[[object], float]:
+    def check(value: object) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError("must be a number")
+        number = float(value)
+        too_low = number <= low if open_low else number < low
+        if too_low or number > high or not math.isfinite(number):
+            bounds = f"> {low:g}" if open_low else f"in [{low:g}, {high:g}]"
+            raise ValueError(f"must be a number {bounds}")
+        return number
+
+    return check
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise ValueError("must be a list of strings")
+    if not all(isinstance(item, str) and item for item in value):
+        raise ValueError("must be a list of non-empty strings")
+    return tuple(value)
+
+
+def _weights(value: object) -> tuple[tuple[str, float], ...]:
+    if not isinstance(value, Mapping):
+        raise ValueError("must be a table of name = number")
+    number = _float(-math.inf)
+    try:
+        return tuple(sorted((str(k), number(v)) for k, v in value.items()))
+    except ValueError:
+        raise ValueError("must map names to numbers") from None
+
+
+def _optional_string(value: object) -> str | None:
+    return None if value == "" else _string(value)
+
+
+CHECKS: dict[str, Callable[[object], Any]] = {
+    "db": _string,  # turned into a Path by _db_path
+    "include": _strings,
+    "exclude": _strings,
+    "max_file_bytes": _int(1),
+    "embedder": _choice(EMBEDDERS),
+    "parse_timeout": _float(0.0, open_low=True),
+    "budget": _int(1),
+    "model": _optional_string,
+    "reserve": _float(0.0, MAX_RESERVE),
+    "compression": _choice(COMPRESSIONS),
+    "format": _choice(FORMATS),
+    "max_chunks_per_file": _int(1),
+    "top_k": _int(1),
+    "weights": _weights,
+}
+INT_FIELDS = frozenset({"max_file_bytes", "budget", "max_chunks_per_file", "top_k"})
+FLOAT_FIELDS = frozenset({"parse_timeout", "reserve"})
+BOOL_FIELDS: frozenset[str] = frozenset()  # none yet; env parsing supports them
+
+
+# --- reading the layers ---------------------------------------------------------------------
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The parsed file, {} when absent; UsageError naming the file (and line) when broken."""
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path}: invalid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read config file: {exc}") from None
+
+
+def user_config_path(env: Mapping[str, str]) -> Path:
+    """$XDG_CONFIG_HOME/ctxopt/config.toml, else ~/.config/ctxopt/config.toml."""
+    base = env.get("XDG_CONFIG_HOME")
+    if base:
+        return Path(base) / "ctxopt" / "config.toml"
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    return home / ".config" / "ctxopt" / "config.toml"
+
+
+def _repo_layer(root: Path) -> tuple[str, dict[str, Any], list[str]]:
+    """(source, table, warnings) of ctxopt.toml, else of [tool.ctxopt] in pyproject.toml."""
+    own = root / "ctxopt.toml"
+    pyproject = root / "pyproject.toml"
+    if own.is_file():
+        table = _read_toml(own)
+        try:
+            shadowed = _tool_table(pyproject) is not None
+        except UsageError:
+            shadowed = False  # a broken pyproject.toml does not matter here
+        warnings = [f"{pyproject}: [tool.ctxopt] ignored because {own} exists"] if shadowed else []
+        return f"repo:{own}", table, warnings
+    tool = _tool_table(pyproject)
+    if tool is None:
+        return "", {}, []
+    if not isinstance(tool, dict):
+        raise UsageError(f"repo:{pyproject}: tool.ctxopt must be a table")
+    return f"repo:{pyproject}", tool, []
+
+
+def _tool_table(pyproject: Path) -> object:
+    """The [tool.ctxopt] value of a pyproject.toml, None when absent."""
+    tool = _read_toml(pyproject).get("tool")
+    return tool.get("ctxopt") if isinstance(tool, dict) else None
+
+
+def _file_values(source: str, table: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Known keys of a file (dashes read as underscores) and warnings for the others."""
+    values: dict[str, Any] = {}
+    warnings: list[str] = []
+    for key, value in table.items():
+        name = key.replace("-", "_")
+        if name in SETTABLE:
+            values[name] = value
+        else:
+            warnings.append(f"{source}: unknown key {key!r} ignored")
+    return values, warnings
+
+
+def _parse_env(name: str, text: str) -> object:
+    """An environment string read as the field's type."""
+    if name in LIST_FIELDS:
+        return tuple(part.strip() for part in text.split(",") if part.strip())
+    if name == "weights":
+        return _parse_weights(text)
+    if name in INT_FIELDS:
+        return int(text.strip())
+    if name in FLOAT_FIELDS:
+        return float(text.strip())
+    if name in BOOL_FIELDS:
+        return _parse_bool(text)
+    return text.strip()
+
+
+def _parse_weights(text: str) -> dict[str, float]:
+    weights: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, number = part.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"expected name=number, got {part!r}")
+        weights[key.strip()] = float(number)
+    return weights
+
+
+def _parse_bool(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off", ""):
+        return False
+    raise ValueError(f"expected true or false, got {text!r}")
+
+
+def _env_values(env: Mapping[str, str]) -> dict[str, tuple[str, object]]:
+    """{field: (source, parsed value)} from CTXOPT_<FIELD> variables."""
+    found: dict[str, tuple[str, object]] = {}
+    for name in SETTABLE:
+        variable = ENV_PREFIX + name.upper()
+        if variable not in env:
+            continue
+        source = f"env:{variable}"
+        try:
+            found[name] = (source, _parse_env(name, env[variable]))
+        except ValueError as exc:
+            raise UsageError(f"{source}: cannot read {env[variable]!r}: {exc}") from None
+    return found
+
+
+# --- merging --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Merge:
+    root: Path
+    values: dict[str, Any]
+    sources: dict[str, str]
+
+    def apply(self, name: str, value: object, source: str) -> None:
+        """Check one value and lay it over the lower layers."""
+        if name == "db" and isinstance(value, Path):
+            value = str(value)
+        try:
+            clean = CHECKS[name](value)
+        except ValueError as exc:
+            raise UsageError(f"{source}: {name} {exc}, got {value!r}") from None
+        if name == "db":
+            clean = _db_path(clean, self.root, source)
+        if name in LIST_FIELDS:
+            clean = tuple(dict.fromkeys((*self.values.get(name, ()), *clean)))
+            previous = self.sources.get(name)
+            source = f"{previous}+{source}" if previous else source
+        elif name == "weights":
+            clean = tuple(sorted({**dict(self.values.get(name, ())), **dict(clean)}.items()))
+        self.values[name] = clean
+        self.sources[name] = source
+
+
+def _db_path(text: str, root: Path, source: str) -> Path:
+    """File values are relative to the repo root; env and flag values to the current folder."""
+    path = Path(text).expanduser()
+    if not path.is_absolute():
+        base = root if source.startswith(("user:", "repo:")) else Path.cwd()
+        path = base / path
+    return path.resolve()
+
+
+def _flag_value(name: str, value: object) -> object:
+    """Flags usually arrive typed; strings for non-string fields are read like env values."""
+    if isinstance(value, str) and name not in ("db", "embedder", "model", "compression", "format"):
+        try:
+            return _parse_env(name, value)
+        except ValueError as exc:
+            raise UsageError(f"flag: cannot read {name} {value!r}: {exc}") from None
+    return value
+
+
+def load_settings(
+    root: Path,
+    overrides: Mapping[str, object] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Settings:
+    """Settings for the repo at root with every layer applied (None overrides are ignored)."""
+    env = os.environ if env is None else env
+    root = Path(root).expanduser().resolve()
+    merge = _Merge(root, {}, {})
+    warnings: list[str] = []
+    user = user_config_path(env)
+    source, table, repo_warnings = _repo_layer(root)
+    warnings += repo_warnings
+    for layer_source, layer in ((f"user:{user}", _read_toml(user)), (source, table)):
+        values, unknown = _file_values(layer_source, layer)
+        warnings += unknown
+        for name, value in values.items():
+            merge.apply(name, value, layer_source)
+    for name, (env_source, value) in _env_values(env).items():
+        merge.apply(name, value, env_source)
+    for name, value in (overrides or {}).items():
+        if name not in SETTABLE:
+            raise UsageError(f"flag: unknown setting {name!r}")
+        if value is not None:
+            merge.apply(name, _flag_value(name, value), "flag")
+    settings = replace(Settings(root=root), **merge.values)
+    sources = {name: merge.sources.get(name, "default") for name in SETTABLE}
+    return replace(settings, sources=tuple(sorted(sources.items())), warnings=tuple(warnings))

@@ -1,0 +1,131 @@
+"""What git knows about a folder: its work tree, listed files, HEAD and commit times.
+
+Every helper runs the git command line and degrades to "no git" (None, "", {})
+when git is missing or the folder is not inside a work tree.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO
+
+MAX_COMMITS = 20_000
+PATHSPEC_LIMIT = 200  # up to this many paths are passed to `git log` as pathspecs
+_READ_SIZE = 1 << 16
+
+
+def _git(root: Path, *args: str) -> bytes | None:
+    """Stdout of `git <args>` run in root, or None when it fails."""
+    try:
+        done = subprocess.run(
+            ["git", *args],
+            cwd=root,
+            capture_output=True,
+            check=False,
+            env=_git_env(),
+        )
+    except OSError:
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def _git_env() -> dict[str, str]:
+    return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+
+
+def git_root(path: Path) -> Path | None:
+    """The top folder of the git work tree holding path, or None outside git."""
+    out = _git(path, "rev-parse", "--show-toplevel")
+    if not out:
+        return None
+    return Path(os.fsdecode(out.rstrip(b"\n")))
+
+
+def head_commit(root: Path) -> str:
+    """The hash of HEAD, or "" when there is no git or no commit yet."""
+    out = _git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    return out.decode().strip() if out else ""
+
+
+def listed_files(root: Path, excluded_dirs: Sequence[str] = ()) -> list[str] | None:
+    """Tracked plus untracked-not-ignored files under root, relative to root (POSIX).
+
+    None when git fails.  Entries may include deleted-but-tracked files and
+    nested repositories ("sub/"); the caller checks the disk.
+    """
+    excludes = [f":(exclude,literal){d}" for d in excluded_dirs]
+    args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".", *excludes]
+    out = _git(root, *args)
+    if out is None:
+        return None
+    names = dict.fromkeys(os.fsdecode(n) for n in out.split(b"\0") if n)
+    return list(names)
+
+
+def _prefix(root: Path) -> str | None:
+    out = _git(root, "rev-parse", "--show-prefix")
+    return None if out is None else os.fsdecode(out.rstrip(b"\n"))
+
+
+def last_commit_times(root: Path, paths: Sequence[str]) -> dict[str, int]:
+    """Unix seconds of the last commit touching each path (relative to root).
+
+    One `git log` pass, newest first, stopped as soon as every path is found and
+    capped at MAX_COMMITS commits.  Paths never committed are absent.
+    """
+    prefix = _prefix(root)
+    if prefix is None or not paths or not head_commit(root):
+        return {}
+    wanted = {prefix + p: p for p in paths}
+    specs = list(paths) if len(paths) <= PATHSPEC_LIMIT else ["."]  # relative to root
+    args = ["git", "--literal-pathspecs", "log", "-z", "--name-only", "--no-renames"]
+    args += ["--format=%x01%ct", f"-n{MAX_COMMITS}", "--", *specs]
+    found: dict[str, int] = {}
+    try:
+        proc = subprocess.Popen(
+            args, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_git_env()
+        )
+    except OSError:
+        return {}
+    try:
+        _collect(_log_entries(proc), wanted, found)
+    finally:
+        proc.kill()
+        proc.wait()
+    return found
+
+
+def _collect(
+    entries: Iterator[tuple[int, str]], wanted: dict[str, str], found: dict[str, int]
+) -> None:
+    """Fill found with the first (newest) time of each wanted path; stop when all are in."""
+    for when, name in entries:
+        rel = wanted.get(name)
+        if rel is not None and rel not in found:
+            found[rel] = when
+            if len(found) == len(wanted):
+                return
+
+
+def _log_entries(proc: subprocess.Popen[bytes]) -> Iterator[tuple[int, str]]:
+    """(commit time, top-relative path) pairs from `git log -z --name-only --format=%x01%ct`."""
+    assert proc.stdout is not None
+    when = 0
+    for token in _nul_tokens(proc.stdout):
+        if token.startswith(b"\x01"):
+            when = int(token[1:] or 0)
+        elif token:
+            yield when, os.fsdecode(token.removeprefix(b"\n"))
+
+
+def _nul_tokens(stream: IO[bytes]) -> Iterator[bytes]:
+    """NUL-separated tokens of a binary stream, read in blocks."""
+    rest = b""
+    while block := stream.read(_READ_SIZE):
+        *tokens, rest = (rest + block).split(b"\0")
+        yield from tokens
+    if rest:
+        yield rest

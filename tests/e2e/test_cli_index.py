@@ -1,0 +1,98 @@
+"""`ctxopt index` and `ctxopt stats` end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clitools import CliRunner, assert_one_line_error
+from helpers import commit_all, init_repo, sample_repo, write_files
+
+pytestmark = pytest.mark.slow
+
+
+def test_index_then_reindex_embeds_nothing(tmp_path: Path, cli: CliRunner) -> None:
+    repo = sample_repo(tmp_path)
+    first = cli("index", str(repo), "--json")
+    assert first.code == 0, first.err
+    stats = first.json()
+    assert stats["files"] >= 10 and stats["chunks"] > stats["files"]
+    assert stats["embedded"] == stats["chunks"]
+    assert stats["embedder"].startswith("static")
+    assert (repo / ".ctxopt").is_dir()
+    second = cli("index", "--path", str(repo), "--json").json()
+    assert second["embedded"] == 0
+    assert second["chunks"] == stats["chunks"]
+
+
+def test_index_summary_goes_to_stderr(tmp_path: Path, cli: CliRunner) -> None:
+    repo = sample_repo(tmp_path)
+    result = cli("index", str(repo))
+    assert result.code == 0
+    assert result.out == ""
+    assert "chunks" in result.err and "python" in result.err
+
+
+def test_stats_json_and_changed_since(indexed_repo: Path, cli: CliRunner) -> None:
+    report = cli("stats", "--path", str(indexed_repo), "--json").json()
+    assert {"files", "chunks", "tokens", "languages", "size_bytes", "embedder"} <= set(report)
+    assert report["changed_since"] == 0
+    assert report["size_bytes"] > 0
+    (indexed_repo / "inventory" / "new_module.py").write_text("def fresh():\n    return 1\n")
+    report = cli("stats", "--path", str(indexed_repo), "--json").json()
+    assert report["changed_since"] == 1
+    (indexed_repo / "inventory" / "new_module.py").unlink()
+
+
+def test_bad_files_do_not_stop_a_run(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "bad")
+    write_files(repo, {"ok.py": "def fine():\n    return 1\n", "broken.py": "def (:\n  ]]]\n"})
+    (repo / "latin1.py").write_bytes(b"# caf\xe9\ndef cafe():\n    return '\xe9'\n")
+    (repo / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00binary")
+    (repo / "tokens.py").write_text("SPECIAL = '<|endoftext|>'\n")
+    commit_all(repo)
+    result = cli("index", str(repo), "--json")
+    assert result.code == 0, result.err
+    stats = result.json()
+    assert stats["files"] == 4
+    assert stats["skipped"].get("binary") == 1
+    assert stats["decode_errors"] >= 1
+
+
+def test_empty_repo_indexes_to_nothing(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "empty")
+    result = cli("index", str(repo), "--json")
+    assert result.code == 0, result.err
+    assert result.json()["files"] == 0
+
+
+def test_missing_path_is_one_line(tmp_path: Path, cli: CliRunner) -> None:
+    assert_one_line_error(cli("index", str(tmp_path / "nope")))
+
+
+def test_file_instead_of_folder_is_one_line(tmp_path: Path, cli: CliRunner) -> None:
+    target = tmp_path / "file.txt"
+    target.write_text("x")
+    result = cli("index", str(target))
+    assert_one_line_error(result)
+    assert "not a folder" in result.err
+
+
+def test_unwritable_index_location_is_one_line(tmp_path: Path, cli: CliRunner) -> None:
+    repo = sample_repo(tmp_path)
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the index folder should go")
+    assert_one_line_error(cli("index", str(repo), "--db", str(blocker / "db")))
+
+
+def test_other_embedder_says_to_rebuild(indexed_repo: Path, cli: CliRunner) -> None:
+    result = cli("index", str(indexed_repo), "--embedder", "minilm")
+    assert_one_line_error(result)
+    assert "--full" in result.err
+
+
+def test_stats_without_index_says_to_index(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "fresh")
+    result = cli("stats", "--path", str(repo))
+    assert_one_line_error(result)
+    assert "ctxopt index" in result.err

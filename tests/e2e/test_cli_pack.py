@@ -1,0 +1,103 @@
+"""`ctxopt pack` end to end: pipe-safe stdout, JSON, budgets, formats and diffs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clitools import CliRunner, assert_one_line_error
+
+from ctxopt import tokens
+
+pytestmark = pytest.mark.slow
+TASK = "fix save_inventory when the file is missing"
+
+
+def test_stdout_holds_only_the_prompt(indexed_repo: Path, cli: CliRunner) -> None:
+    result = cli("pack", TASK, "--path", str(indexed_repo), "--budget", "3000")
+    assert result.code == 0, result.err
+    assert result.out.startswith("# Context")
+    assert "def save_inventory" in result.out
+    assert TASK in result.out
+    assert "packed" in result.err and "packed" not in result.out
+    assert tokens.count(result.out.rstrip("\n")) <= 3000
+
+
+def test_json_object(indexed_repo: Path, cli: CliRunner) -> None:
+    result = cli("pack", TASK, "--path", str(indexed_repo), "--budget", "2500", "--json")
+    assert result.code == 0, result.err
+    data = result.json()
+    for key in ("prompt", "tokens", "budget", "files", "chunks", "savings", "model", "intent",
+                "confidence"):  # fmt: skip
+        assert key in data
+    assert data["tokens"] <= data["budget"] == 2500
+    assert data["files"][0] == "inventory/storage.py"
+    assert {"repo_tokens", "packed_tokens", "percentage", "cost_saved"} <= set(data["savings"])
+    assert {"recommended", "reasoning", "estimated_cost"} <= set(data["model"])
+    chunk = data["chunks"][0]
+    assert {
+        "file",
+        "start_line",
+        "end_line",
+        "name",
+        "kind",
+        "tokens",
+        "score",
+        "compressed",
+    } <= set(chunk)
+    assert data["intent"] == "bug_fix"
+
+
+def test_output_file_and_formats(indexed_repo: Path, cli: CliRunner, tmp_path: Path) -> None:
+    target = tmp_path / "prompt.xml"
+    result = cli("pack", TASK, "--path", str(indexed_repo), "-f", "xml", "-o", str(target))
+    assert result.code == 0, result.err
+    assert result.out == ""
+    text = target.read_text()
+    assert (
+        text.startswith("<context>") and "<task>" in text and "<source>inventory/storage.py" in text
+    )
+    plain = cli("pack", TASK, "--path", str(indexed_repo), "-f", "plain").out
+    assert "=== inventory/storage.py" in plain
+
+
+def test_model_budget_and_small_budget_error(indexed_repo: Path, cli: CliRunner) -> None:
+    data = cli("pack", TASK, "--path", str(indexed_repo), "--model", "gpt-4o-mini", "--json").json()
+    assert data["budget"] > 8000
+    tiny = cli("pack", TASK, "--path", str(indexed_repo), "--budget", "20")
+    assert_one_line_error(tiny)
+    assert "--budget" in tiny.err
+
+
+def test_small_budget_gives_signatures(indexed_repo: Path, cli: CliRunner) -> None:
+    result = cli("pack", TASK, "--path", str(indexed_repo), "--budget", "600", "--json")
+    assert result.code == 0, result.err
+    data = result.json()
+    assert data["tokens"] <= 600
+    assert all(c["fidelity"] != "full" for c in data["chunks"])
+
+
+def test_explain_goes_to_stderr(indexed_repo: Path, cli: CliRunner) -> None:
+    result = cli("pack", TASK, "--path", str(indexed_repo), "--budget", "1500", "--explain")
+    assert result.code == 0
+    assert "+ inventory/storage.py" in result.err
+    assert "+ inventory/storage.py" not in result.out
+
+
+def test_diff_packs_the_change(indexed_repo: Path, cli: CliRunner) -> None:
+    storage = indexed_repo / "inventory" / "storage.py"
+    original = storage.read_text()
+    storage.write_text(original.replace("def load_inventory", "def load_inventory_v2", 1))
+    try:
+        result = cli("pack", "review this change", "--path", str(indexed_repo), "--diff", "HEAD",
+                     "--json")  # fmt: skip
+        assert result.code == 0, result.err
+        data = result.json()
+        assert "load_inventory_v2" in data["prompt"]
+        assert "```diff" in data["prompt"]
+        assert data["chunks"][0]["file"] == "inventory/storage.py"
+    finally:
+        storage.write_text(original)
+    clean = cli("pack", "review", "--path", str(indexed_repo), "--staged")
+    assert_one_line_error(clean)
+    assert "empty" in clean.err

@@ -1,0 +1,88 @@
+"""`ctxopt query` end to end on the sample repository with the real default model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clitools import CliRunner, assert_one_line_error
+from helpers import init_repo
+
+pytestmark = pytest.mark.slow
+
+
+def top(cli: CliRunner, repo: Path, task: str, *extra: str) -> list[dict]:
+    result = cli("query", task, "--path", str(repo), "--json", *extra)
+    assert result.code == 0, result.err
+    return result.json()  # type: ignore[return-value]
+
+
+def test_json_shape(indexed_repo: Path, cli: CliRunner) -> None:
+    results = top(cli, indexed_repo, "fix save_inventory when the file is missing", "-k", "5")
+    assert 1 <= len(results) <= 5
+    required = {"file", "start_line", "end_line", "name", "kind", "tokens", "score", "reasons"}
+    for item in results:
+        assert required <= set(item)
+        assert not item["file"].startswith("/")
+        assert item["start_line"] <= item["end_line"]
+    scores = [item["score"] for item in results]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_named_symbol_ranks_its_definition_first(indexed_repo: Path, cli: CliRunner) -> None:
+    results = top(cli, indexed_repo, "fix save_inventory when the file is missing")
+    assert results[0]["file"] == "inventory/storage.py"
+    assert results[0]["name"].endswith("save_inventory")
+
+
+def test_named_path_ranks_that_file_high(indexed_repo: Path, cli: CliRunner) -> None:
+    results = top(cli, indexed_repo, "show prices with two decimals in web/src/format.ts")
+    assert results[0]["file"] == "web/src/format.ts"
+
+
+def test_test_intent_pulls_in_tests(indexed_repo: Path, cli: CliRunner) -> None:
+    plain = top(cli, indexed_repo, "load_inventory rejects an unknown version", "-k", "5")
+    tests = top(cli, indexed_repo, "add a test for load_inventory with a corrupt file", "-k", "5")
+    assert not any(item["kind"] == "test" for item in plain[:1])
+    assert any(item["kind"] == "test" for item in tests)
+
+
+def test_filters(indexed_repo: Path, cli: CliRunner) -> None:
+    results = top(cli, indexed_repo, "reserve stock", "--lang", "typescript", "-k", "20")
+    assert results and all(item["file"].endswith(".ts") for item in results)
+    results = top(cli, indexed_repo, "load inventory", "--no-tests", "-k", "20")
+    assert all(item["kind"] != "test" for item in results)
+    results = top(cli, indexed_repo, "reserve", "--glob", "inventory/*", "-k", "20")
+    assert results and all(item["file"].startswith("inventory/") for item in results)
+
+
+def test_explain_adds_factors(indexed_repo: Path, cli: CliRunner) -> None:
+    results = top(cli, indexed_repo, "OutOfStockError message", "--explain", "-k", "3")
+    assert "factors" in results[0] and "lexical" in results[0]["factors"]
+    table = cli("query", "OutOfStockError message", "--path", str(indexed_repo), "--explain")
+    assert table.code == 0
+    assert "inventory/errors.py" in table.out
+
+
+def test_stale_files_are_refreshed_or_warned(indexed_repo: Path, cli: CliRunner) -> None:
+    extra = indexed_repo / "inventory" / "pricing.py"
+    extra.write_text("def apply_bulk_discount(total, units):\n    return total * 0.9\n")
+    try:
+        warned = cli("query", "apply_bulk_discount", "--path", str(indexed_repo), "--no-refresh")
+        assert warned.code == 0
+        assert "1 files changed since indexing" in warned.err
+        results = top(cli, indexed_repo, "apply_bulk_discount")
+        assert results[0]["file"] == "inventory/pricing.py"
+    finally:
+        extra.unlink()
+
+
+def test_query_without_index_says_to_index(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "plain")
+    result = cli("query", "anything", "--path", str(repo))
+    assert_one_line_error(result)
+    assert "ctxopt index" in result.err
+
+
+def test_empty_query_is_rejected(indexed_repo: Path, cli: CliRunner) -> None:
+    assert_one_line_error(cli("query", "  ", "--path", str(indexed_repo)))

@@ -1,0 +1,188 @@
+"""Layered settings: defaults < user file < repo file < environment < flags."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+if importlib.util.find_spec("ctxopt") is None:  # running from a checkout
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from ctxopt.config import Settings, load_settings, user_config_path
+from ctxopt.errors import UsageError
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    """An environment whose user config folder is empty and private to the test."""
+    return {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+
+
+def user_file(env: dict[str, str], text: str) -> Path:
+    path = Path(env["XDG_CONFIG_HOME"]) / "ctxopt" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_defaults(repo: Path, env: dict[str, str]) -> None:
+    settings = load_settings(repo, env=env)
+    assert settings == Settings(root=repo.resolve(), sources=settings.sources)
+    assert settings.db_path == repo.resolve() / ".ctxopt"
+    assert settings.source("budget") == "default"
+    assert dict(settings.sources)["top_k"] == "default"
+    assert settings.warnings == ()
+
+
+def test_each_layer_overrides_the_one_below(repo: Path, env: dict[str, str]) -> None:
+    user = user_file(env, "budget = 1000\ntop_k = 4\nformat = 'xml'\ncompression = 'none'\n")
+    (repo / "ctxopt.toml").write_text("budget = 2000\ntop_k = 5\nformat = 'plain'\n")
+    env |= {"CTXOPT_BUDGET": "3000", "CTXOPT_TOP_K": "6"}
+    settings = load_settings(repo, {"budget": 4000, "top_k": None}, env=env)
+    assert settings.compression == "none"
+    assert settings.source("compression") == f"user:{user}"
+    assert settings.format == "plain"
+    assert settings.source("format") == f"repo:{repo.resolve() / 'ctxopt.toml'}"
+    assert (settings.top_k, settings.source("top_k")) == (6, "env:CTXOPT_TOP_K")
+    assert (settings.budget, settings.source("budget")) == (4000, "flag")
+
+
+def test_pyproject_tool_table_and_ctxopt_toml_wins(repo: Path, env: dict[str, str]) -> None:
+    (repo / "pyproject.toml").write_text("[project]\nname='x'\n[tool.ctxopt]\nbudget = 111\n")
+    settings = load_settings(repo, env=env)
+    assert settings.budget == 111
+    assert settings.source("budget") == f"repo:{repo.resolve() / 'pyproject.toml'}"
+    (repo / "ctxopt.toml").write_text("top_k = 7\n")
+    settings = load_settings(repo, env=env)
+    assert (settings.budget, settings.top_k) == (8000, 7)
+    assert any("[tool.ctxopt] ignored" in w for w in settings.warnings)
+
+
+def test_lists_are_appended_across_layers(repo: Path, env: dict[str, str]) -> None:
+    user = user_file(env, "include = ['*.py']\nexclude = ['tests/']\n")
+    (repo / "ctxopt.toml").write_text("include = ['*.ts', '*.py']\n")
+    env["CTXOPT_INCLUDE"] = "*.go, *.rs"
+    settings = load_settings(repo, {"include": ("*.md",)}, env=env)
+    assert settings.include == ("*.py", "*.ts", "*.go", "*.rs", "*.md")
+    assert settings.exclude == ("tests/",)
+    repo_file = repo.resolve() / "ctxopt.toml"
+    assert settings.source("include") == f"user:{user}+repo:{repo_file}+env:CTXOPT_INCLUDE+flag"
+
+
+def test_weights_merge_by_name(repo: Path, env: dict[str, str]) -> None:
+    user_file(env, "[weights]\nvector = 1.5\nrecency = 0.1\n")
+    env["CTXOPT_WEIGHTS"] = "recency=0.3,graph=2"
+    settings = load_settings(repo, env=env)
+    assert settings.weights == (("graph", 2.0), ("recency", 0.3), ("vector", 1.5))
+
+
+def test_env_values_are_parsed_by_type(repo: Path, env: dict[str, str]) -> None:
+    env |= {
+        "CTXOPT_MAX_FILE_BYTES": "2048",
+        "CTXOPT_RESERVE": "0.5",
+        "CTXOPT_PARSE_TIMEOUT": "1.5",
+        "CTXOPT_EXCLUDE": "a/,b/",
+        "CTXOPT_MODEL": "gpt-4o",
+        "CTXOPT_EMBEDDER": "minilm",
+        "CTXOPT_DB": "idx",
+        "CTXOPT_UNRELATED": "ignored",
+    }
+    settings = load_settings(repo, env=env)
+    assert settings.max_file_bytes == 2048
+    assert settings.reserve == 0.5
+    assert settings.parse_timeout == 1.5
+    assert settings.exclude == ("a/", "b/")
+    assert (settings.model, settings.embedder) == ("gpt-4o", "minilm")
+    assert settings.db_path == (Path.cwd() / "idx").resolve()
+
+
+def test_db_from_repo_file_is_relative_to_root(repo: Path, env: dict[str, str]) -> None:
+    (repo / "ctxopt.toml").write_text("db = 'cache/index'\n")
+    assert load_settings(repo, env=env).db_path == repo.resolve() / "cache" / "index"
+    flagged = load_settings(repo, {"db": repo / "elsewhere"}, env=env)
+    assert flagged.db_path == repo.resolve() / "elsewhere"
+
+
+def test_unknown_keys_warn(repo: Path, env: dict[str, str]) -> None:
+    user_file(env, "budgett = 5\n")
+    (repo / "ctxopt.toml").write_text("max-file-bytes = 10\nroot = '/x'\n")
+    settings = load_settings(repo, env=env)
+    assert settings.max_file_bytes == 10  # dashes read as underscores
+    assert len(settings.warnings) == 2
+    assert "'budgett'" in settings.warnings[0] and "user:" in settings.warnings[0]
+    assert "'root'" in settings.warnings[1] and "repo:" in settings.warnings[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("budget = 0", "budget must be an integer >= 1"),
+        ("budget = 'big'", "budget must be an integer"),
+        ("budget = true", "budget must be an integer"),
+        ("compression = 'extreme'", "compression must be one of none, light"),
+        ("format = 'html'", "format must be one of"),
+        ("reserve = 0.95", "reserve must be a number in [0, 0.9]"),
+        ("reserve = -0.1", "reserve must be a number in [0, 0.9]"),
+        ("parse_timeout = 0", "parse_timeout must be a number > 0"),
+        ("include = '*.py'", "include must be a list of strings"),
+        ("embedder = 'bert'", "embedder must be one of static, minilm"),
+        ("[weights]\nvector = 'high'", "weights must map names to numbers"),
+    ],
+)
+def test_bad_file_values_raise(repo: Path, env: dict[str, str], text: str, message: str) -> None:
+    (repo / "ctxopt.toml").write_text(text + "\n")
+    with pytest.raises(UsageError) as caught:
+        load_settings(repo, env=env)
+    assert str(caught.value).startswith(f"repo:{repo.resolve() / 'ctxopt.toml'}: ")
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("CTXOPT_BUDGET", "lots", "env:CTXOPT_BUDGET: cannot read 'lots'"),
+        ("CTXOPT_BUDGET", "-3", "env:CTXOPT_BUDGET: budget must be an integer >= 1"),
+        ("CTXOPT_RESERVE", "2", "env:CTXOPT_RESERVE: reserve must be a number in [0, 0.9]"),
+        ("CTXOPT_WEIGHTS", "vector", "env:CTXOPT_WEIGHTS: cannot read 'vector'"),
+    ],
+)
+def test_bad_env_values_raise(
+    repo: Path, env: dict[str, str], name: str, value: str, message: str
+) -> None:
+    env[name] = value
+    with pytest.raises(UsageError, match="^" + message.replace("[", r"\[").replace(".", r"\.")):
+        load_settings(repo, env=env)
+
+
+def test_bad_flag_values_raise(repo: Path, env: dict[str, str]) -> None:
+    with pytest.raises(UsageError, match=r"^flag: top_k must be an integer >= 1"):
+        load_settings(repo, {"top_k": 0}, env=env)
+    with pytest.raises(UsageError, match="unknown setting 'colour'"):
+        load_settings(repo, {"colour": "red"}, env=env)
+
+
+def test_malformed_toml_names_file_and_line(repo: Path, env: dict[str, str]) -> None:
+    (repo / "ctxopt.toml").write_text("budget = 10\n\ntop_k = = 3\n")
+    with pytest.raises(UsageError, match=r"ctxopt\.toml: invalid TOML: .*line 3"):
+        load_settings(repo, env=env)
+    (repo / "ctxopt.toml").unlink()
+    user = user_file(env, "[broken\n")
+    with pytest.raises(UsageError, match=str(user).replace(".", r"\.") + ".*line 1"):
+        load_settings(repo, env=env)
+
+
+def test_user_config_path(tmp_path: Path) -> None:
+    assert user_config_path({"XDG_CONFIG_HOME": "/x"}) == Path("/x/ctxopt/config.toml")
+    expected = tmp_path / ".config" / "ctxopt" / "config.toml"
+    assert user_config_path({"HOME": str(tmp_path)}) == expected
