@@ -63,6 +63,7 @@ def test_complexity_grows_with_scope() -> None:
         "redesign the concurrency architecture across the scheduler, the worker pool and "
         "the async protocol layer so that all jobs migrate safely"
     )
-    assert detect_intent(hard, extract_entities(hard)).complexity > detect_intent(
-        simple, extract_entities(simple)
-    ).complexity
+    assert (
+        detect_intent(hard, extract_entities(hard)).complexity
+        > detect_intent(simple, extract_entities(simple)).complexity
+    )

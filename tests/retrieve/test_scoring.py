@@ -50,7 +50,9 @@ def test_named_symbol_outranks_a_better_lexical_hit() -> None:
 def test_tests_rank_lower_unless_intent_is_test() -> None:
     code = Candidate(chunk("inv/store.py", "store"), lexical_rank=2, lexical_score=5.0)
     test = Candidate(
-        chunk("tests/test_store.py", "test_store", ChunkKind.TEST), lexical_rank=1, lexical_score=5.0
+        chunk("tests/test_store.py", "test_store", ChunkKind.TEST),
+        lexical_rank=1,
+        lexical_score=5.0,
     )
     ranked = score_candidates([test, code], context("store is broken"), DEFAULT_WEIGHTS)
     assert ranked[0].chunk.kind == ChunkKind.FUNCTION
