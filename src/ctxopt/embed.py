@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from contextlib import redirect_stderr, redirect_stdout
 from collections.abc import Callable, Sequence
+from contextlib import redirect_stderr, redirect_stdout
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol

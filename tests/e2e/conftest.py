@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from clitools import CliRunner, run_cli
 from helpers import sample_repo
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from clitools import CliRunner, assert_one_line_error
 from helpers import commit_all, init_repo, sample_repo, write_files
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from clitools import CliRunner, assert_one_line_error
 
+from clitools import CliRunner, assert_one_line_error
 from ctxopt import tokens
 
 pytestmark = pytest.mark.slow

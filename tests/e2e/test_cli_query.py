@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from clitools import CliRunner, assert_one_line_error
 from helpers import init_repo
 

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import lance
 import pytest
-from ctxopt.config import load_settings
-from helpers import HashEmbedder, commit_all, init_repo, sample_repo, write_files
 
+from ctxopt.config import load_settings
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index.build import build_index
 from ctxopt.index.store import IndexReader
+from helpers import HashEmbedder, commit_all, init_repo, sample_repo, write_files
 
 
 def chunk_paths(db: Path) -> list[str]:

@@ -164,9 +164,9 @@ def build_index(
             repo_root=str(settings.root),
         )
     )
-    if todo or plan.deleted or meta is None:
+    if _graph_changed(stored, records, meta is None):
         target.write_graph(build_graph({p: r.imports for p, r in records.items()}))
-    target.finish(rebuild_fts=bool(todo or plan.deleted))
+    target.finish(rebuild_fts=meta is None)
     return _stats(
         records,
         skipped,
@@ -181,6 +181,13 @@ def build_index(
         decode_errors=counters["decode_errors"],
         warnings=tuple(warnings),
     )
+
+
+def _graph_changed(before: dict[str, FileRecord], after: dict[str, FileRecord], cold: bool) -> bool:
+    """The import graph needs rebuilding when files come or go or their imports change."""
+    if cold or before.keys() != after.keys():
+        return True
+    return any(before[p].imports != after[p].imports for p in after)
 
 
 def _default_workers() -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 import warnings
 from collections.abc import Iterable, Sequence
@@ -92,7 +93,14 @@ class IndexReader:
 
 
 class IndexWriter:
-    """Batched writes through lancedb."""
+    """Batched writes with pylance; LanceDB builds the full-text index on full builds.
+
+    Incremental runs never import ``lancedb`` (its import alone takes seconds): the
+    tables are plain Lance datasets in a LanceDB database folder, so pylance can
+    append, delete, merge and fold new rows into the existing full-text index.
+    """
+
+    COMPACT_FRAGMENTS = 8
 
     def __init__(self, db: Path, dimensions: int) -> None:
         ensure_lancedb_cpu()
@@ -101,58 +109,57 @@ class IndexWriter:
             db.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CtxoptError(f"cannot create the index folder {db}: {exc.strerror}") from exc
-        import lancedb
+        import lance
 
+        self._lance = lance
         self.db = db
         self.dimensions = dimensions
-        self._conn = lancedb.connect(str(db))
-        self._tables: dict[str, Any] = {}
 
-    def _table_names(self) -> set[str]:
-        return set(self._conn.list_tables().tables)
+    def _uri(self, name: str) -> str:
+        return table_uri(str(self.db), name)
 
-    def _table(self, name: str) -> Any:
-        if name not in self._tables:
-            self._tables[name] = self._open_or_create(name)
-        return self._tables[name]
-
-    def _open_or_create(self, name: str) -> Any:
+    def _schema(self, name: str) -> Any:
         import pyarrow as pa
 
-        existing = self._table_names()
-        if name in existing:
-            return self._conn.open_table(name)
         if name == schema.CHUNKS:
-            table_schema = schema.chunks_schema(self.dimensions)
-        elif name == schema.FILES:
-            table_schema = schema.files_schema()
-        else:
-            table_schema = pa.schema([("key", pa.string()), ("value", pa.string())])
-        return self._conn.create_table(name, schema=table_schema)
+            return schema.chunks_schema(self.dimensions)
+        if name == schema.FILES:
+            return schema.files_schema()
+        if name == schema.GRAPH:
+            return schema.graph_schema()
+        return pa.schema([("key", pa.string()), ("value", pa.string())])
+
+    def _dataset(self, name: str) -> Any:
+        if not Path(self._uri(name)).is_dir():
+            empty = self._schema(name).empty_table()
+            return self._lance.write_dataset(empty, self._uri(name), mode="create")
+        return self._lance.dataset(self._uri(name))
+
+    def _write(self, name: str, rows: Any, mode: str) -> None:
+        self._lance.write_dataset(rows, self._uri(name), schema=self._schema(name), mode=mode)
 
     def drop_all(self) -> None:
         for name in (schema.CHUNKS, schema.FILES, schema.META, schema.GRAPH):
-            if name in self._table_names():
-                self._conn.drop_table(name)
-        self._tables.clear()
+            shutil.rmtree(self._uri(name), ignore_errors=True)
+
+    def _delete_paths(self, name: str, paths: Sequence[str]) -> None:
+        dataset = self._dataset(name)
+        for start in range(0, len(paths), 500):
+            dataset.delete(in_list("path", paths[start : start + 500]))
 
     def replace_chunks(self, paths: Sequence[str], rows: Any) -> None:
         """Delete the chunks of paths, then add rows (an Arrow table): idempotent per file."""
-        table = self._table(schema.CHUNKS)
-        for start in range(0, len(paths), 500):
-            batch = paths[start : start + 500]
-            if batch:
-                table.delete(in_list("path", batch))
+        self._delete_paths(schema.CHUNKS, paths)
         if rows is not None and rows.num_rows:
-            table.add(rows)
+            self._write(schema.CHUNKS, rows, "append")
 
     def upsert_files(self, records: Sequence[FileRecord], deleted: Sequence[str]) -> None:
-        table = self._table(schema.FILES)
-        for start in range(0, len(deleted), 500):
-            table.delete(in_list("path", deleted[start : start + 500]))
+        if deleted:
+            self._delete_paths(schema.FILES, deleted)
         if records:
             (
-                table.merge_insert("path")
+                self._dataset(schema.FILES)
+                .merge_insert("path")
                 .when_matched_update_all()
                 .when_not_matched_insert_all()
                 .execute(schema.file_rows(records))
@@ -161,12 +168,9 @@ class IndexWriter:
     def write_meta(self, meta: IndexMeta) -> None:
         import pyarrow as pa
 
-        table = self._table(schema.META)
         values = {k: json.dumps(v) for k, v in asdict(meta).items()}
         rows = pa.table({"key": list(values), "value": list(values.values())})
-        table.merge_insert("key").when_matched_update_all().when_not_matched_insert_all().execute(
-            rows
-        )
+        self._write(schema.META, rows, "overwrite")
 
     def write_graph(self, graph: FileGraph) -> None:
         """Replace the graph table: resolved imports, importers and rank of every file."""
@@ -182,20 +186,31 @@ class IndexWriter:
             },
             schema=schema.graph_schema(),
         )
-        self._conn.create_table(schema.GRAPH, data=rows, mode="overwrite")
+        self._write(schema.GRAPH, rows, "overwrite")
 
     def finish(self, *, rebuild_fts: bool) -> None:
         """Bring the full-text index up to date, compact, and drop old versions."""
-        chunks = self._table(schema.CHUNKS)
-        has_fts = any(idx.index_type == "FTS" for idx in chunks.list_indices())
+        chunks = self._dataset(schema.CHUNKS)
+        has_fts = any("Inverted" in str(i.type_url) for i in chunks.describe_indices())
         if (rebuild_fts or not has_fts) and chunks.count_rows():
-            with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", message=".*create_fts_index.*")
-                chunks.create_fts_index("search", replace=True, with_position=False)
+            self._build_fts()
+        elif has_fts:
+            chunks.optimize.optimize_indices()
+        for name in (schema.CHUNKS, schema.FILES, schema.META, schema.GRAPH):
+            dataset = self._dataset(name)
+            if len(dataset.get_fragments()) > self.COMPACT_FRAGMENTS:
+                dataset.optimize.compact_files()
+            dataset = self._lance.dataset(self._uri(name))
+            dataset.cleanup_old_versions(older_than=timedelta(seconds=0))
+
+    def _build_fts(self) -> None:
+        """A fresh full-text index over names, paths and code, built through LanceDB."""
+        import lancedb
+
+        table = lancedb.connect(str(self.db)).open_table(schema.CHUNKS)
         with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=".*cleanup_older_than.*")
-            for name in sorted(self._table_names()):
-                self._table(name).optimize(cleanup_older_than=timedelta(seconds=0))
+            warnings.filterwarnings("ignore", message=".*create_fts_index.*")
+            table.create_fts_index("search", replace=True, with_position=False)
 
 
 def now() -> float:
