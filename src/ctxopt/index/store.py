@@ -62,6 +62,7 @@ class IndexReader:
         self.db = db
         self._lance = lance
         self._datasets: dict[str, Any] = {}
+        self._records: dict[str, FileRecord] | None = None
 
     def dataset(self, name: str) -> Any:
         if name not in self._datasets:
@@ -88,8 +89,11 @@ class IndexReader:
         )
 
     def file_records(self) -> dict[str, FileRecord]:
-        table = self.dataset(schema.FILES).to_table()
-        return {row["path"]: schema.record_from_row(row) for row in table.to_pylist()}
+        """Every file's record (read once per reader)."""
+        if self._records is None:
+            table = self.dataset(schema.FILES).to_table()
+            self._records = {row["path"]: schema.record_from_row(row) for row in table.to_pylist()}
+        return self._records
 
 
 class IndexWriter:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from ctxopt import tokens
 from ctxopt.config import Settings
 from ctxopt.errors import BudgetError, UsageError
+from ctxopt.index.schema import split_identifier
 from ctxopt.index.store import IndexReader
 from ctxopt.pack import models as model_table
 from ctxopt.pack.compress import LEVELS
@@ -22,7 +23,6 @@ from ctxopt.retrieve.search import QueryOptions, QueryResult, search
 CANDIDATES = 300
 SMALL_BUDGET = 1000
 DEFAULT_BUDGET = 8000
-LOW_CONFIDENCE_SCORE = 0.12
 
 
 @dataclass(frozen=True)
@@ -103,8 +103,7 @@ def build_pack(
     _validate(options)
     table = model_table.load_models()
     budget, model_budget, factor, _model = resolve_budget(options, table)
-    freshness = ensure_fresh(settings, refresh=options.refresh, notify=notify)
-    reader = IndexReader(settings.db_path)
+    freshness, reader = ensure_fresh(settings, refresh=options.refresh, notify=notify)
     query_text = " ".join([options.task, *(h.chunk.name for h in options.extra_hits[:30])])
     query = search(settings, query_text, QueryOptions(k=CANDIDATES), reader=reader)
     records = reader.file_records()
@@ -188,13 +187,20 @@ def _merge_hits(extra: Sequence[ScoredChunk], results: Sequence[ScoredChunk]) ->
 
 
 def _confidence(query: QueryResult, hits: Sequence[ScoredChunk]) -> float:
-    """0..1 from the best score and whether the task named anything that was found."""
+    """0..1: the share of the task's words found in the top hits; high when it names one."""
     if not hits:
         return 0.0
+    words = {w.lower() for w in query.entities.words}
+    words.update(p for ident in query.entities.identifiers for p in split_identifier(ident))
+    if not words:
+        return 0.0
+    seen = " ".join(
+        f"{h.chunk.path} {h.chunk.qualified_name} {h.chunk.text[:4000]}" for h in hits[:5]
+    ).lower()
+    coverage = sum(1 for word in words if word in seen) / len(words)
     if any(h.named_by_task for h in hits[:20]):
-        return round(min(1.0, 0.7 + hits[0].score), 2)
-    top = hits[0].score
-    return round(min(1.0, top / (2 * LOW_CONFIDENCE_SCORE)), 2)
+        coverage = max(coverage, 0.9)
+    return round(coverage, 2)
 
 
 def _data(base: RenderInput, chosen: Sequence[Choice], order: str, overview: str) -> RenderInput:

@@ -9,7 +9,7 @@ from ctxopt.pack.compress import Level, compress, signature_stub
 from ctxopt.pack.select import Fidelity
 from ctxopt.types import Chunk
 
-ENTRY_OVERHEAD = 12  # label line and code fence around each entry
+ENTRY_OVERHEAD = 12  # label line and code fence around each entry (select.MIN_ENTRY)
 
 
 def chunk_content(chunk: Chunk, fidelity: Fidelity, level: Level) -> str:

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from ctxopt import tokens
 from ctxopt.config import Settings
 from ctxopt.errors import UsageError
-from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.api import ensure_fresh
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.scoring import ScoredChunk
@@ -74,8 +73,8 @@ def diff_hits(
     ranges = changed_ranges(_git(root, *args, "-U0", "--", "."))
     if not ranges:
         raise UsageError("the diff is empty: nothing changed" + (f" against {ref}" if ref else ""))
-    ensure_fresh(settings, refresh=True, notify=notify)
-    source = CandidateSource(IndexReader(settings.db_path))
+    _freshness, reader = ensure_fresh(settings, refresh=True, notify=notify)
+    source = CandidateSource(reader)
     hits: list[ScoredChunk] = []
     for chunk in source.in_files(ranges):
         if any(a <= chunk.end_line and chunk.start_line <= b for a, b in ranges[chunk.path]):

@@ -123,7 +123,7 @@ def render_xml(data: RenderInput) -> str:
         parts.append("<document_content>")
         for choice in group.choices:
             parts.append(f"<!-- {escape(_label(choice))} -->")
-            parts.append(escape(entry_text(choice, line_numbers=data.line_numbers)))
+            parts.append(_raw(entry_text(choice, line_numbers=data.line_numbers)))
         parts.append("</document_content>")
         parts.append("</document>")
     parts.append("</documents>")
@@ -157,6 +157,16 @@ RENDERERS = {"markdown": render_markdown, "xml": render_xml, "plain": render_pla
 
 def render(data: RenderInput, fmt: str) -> str:
     return RENDERERS[fmt](data)
+
+
+_OUR_TAGS = ("document_content", "document", "documents", "context", "task", "instructions")
+
+
+def _raw(code: str) -> str:
+    """Code unescaped (as LLMs read it best), but unable to close one of our tags."""
+    for tag in _OUR_TAGS:
+        code = code.replace(f"</{tag}>", f"<\\/{tag}>")
+    return code
 
 
 def _label(choice: Choice) -> str:

@@ -20,6 +20,7 @@ from ctxopt.types import Chunk, ChunkKind
 
 DUPLICATE_SIMILARITY = 0.9
 DIVERSITY_DECAY = 0.85
+MIN_ENTRY = 12  # no entry, not even a path, costs less than this
 TYPE_KINDS = (ChunkKind.CLASS, ChunkKind.INTERFACE, ChunkKind.TYPE)
 
 
@@ -107,6 +108,13 @@ def _types_used(chosen: Sequence[Choice], hits: Sequence[ScoredChunk]) -> list[S
     ]  # fmt: skip
 
 
+def floor_cost(chunk: Chunk, fidelity: Fidelity) -> int:
+    """A cheap lower bound of an entry's cost, to skip rendering what cannot fit."""
+    if fidelity == Fidelity.FULL:
+        return chunk.tokens // 4 + MIN_ENTRY
+    return MIN_ENTRY
+
+
 class _Budget:
     def __init__(self, options: SelectOptions, render: Render) -> None:
         self.options = options
@@ -127,6 +135,8 @@ class _Budget:
         start = FIDELITY_ORDER.index(self.options.start_fidelity)
         stop = FIDELITY_ORDER.index(lowest)
         for fidelity in FIDELITY_ORDER[start : stop + 1]:
+            if self.spent + floor_cost(hit.chunk, fidelity) > self.options.budget:
+                continue
             content, cost = self.render(hit.chunk, fidelity)
             if self.spent + cost <= self.options.budget:
                 self.chosen.append(Choice(hit, fidelity, content, cost, why))
@@ -165,6 +175,9 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
             ),
         )
         pending.remove(best)
+        if state.spent + MIN_ENTRY > options.budget:
+            state.dropped.append((best, "the budget is full"))
+            continue
         if state.capped(best):
             state.dropped.append(
                 (best, f"already {options.max_chunks_per_file} chunks from its file")

@@ -19,8 +19,11 @@ class Freshness:
 
 def ensure_fresh(
     settings: Settings, *, refresh: bool, notify: Callable[[str], None] | None = None
-) -> Freshness:
-    """Re-index incrementally when files changed since indexing (unless refresh is False)."""
+) -> tuple[Freshness, IndexReader]:
+    """Re-index incrementally when files changed since indexing (unless refresh is False).
+
+    Returns the freshness and a reader of the index as it now is.
+    """
     reader = IndexReader(settings.db_path)
     stale = stale_count(stale_plan(settings, reader))
     if stale and refresh:
@@ -29,8 +32,8 @@ def ensure_fresh(
         if notify:
             notify(f"refreshing the index: {stale} files changed since it was built")
         build_index(settings)
-        return Freshness(stale, True)
-    return Freshness(stale, False)
+        return Freshness(stale, True), IndexReader(settings.db_path)
+    return Freshness(stale, False), reader
 
 
 def run_query(
@@ -41,5 +44,5 @@ def run_query(
     refresh: bool = True,
     notify: Callable[[str], None] | None = None,
 ) -> tuple[QueryResult, Freshness]:
-    freshness = ensure_fresh(settings, refresh=refresh, notify=notify)
-    return search(settings, task, options, reader=IndexReader(settings.db_path)), freshness
+    freshness, reader = ensure_fresh(settings, refresh=refresh, notify=notify)
+    return search(settings, task, options, reader=reader), freshness

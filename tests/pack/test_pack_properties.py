@@ -1,0 +1,61 @@
+"""Properties of build_pack over budgets and tasks (hypothesis), on a real index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ctxopt import tokens
+from ctxopt.config import load_settings
+from ctxopt.errors import BudgetError
+from ctxopt.index.build import build_index
+from ctxopt.pack.api import PackOptions, build_pack
+from ctxopt.pack.select import Fidelity
+from helpers import sample_repo
+
+WORDS = (
+    "save inventory file missing reserve stock format cents report timeout warehouse item "
+    "error test load price client fix how"
+).split()
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    repo = sample_repo(tmp_path_factory.mktemp("props"))
+    build_index(load_settings(repo), workers=1)
+    return repo
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    budget=st.integers(min_value=150, max_value=6000),
+    words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=6),
+    fmt=st.sampled_from(["markdown", "xml", "plain"]),
+    compression=st.sampled_from(["none", "light", "medium", "aggressive"]),
+)
+def test_pack_never_exceeds_budget_and_ranges_match(
+    indexed: Path, budget: int, words: list[str], fmt: str, compression: str
+) -> None:
+    options = PackOptions(
+        task=" ".join(words), budget=budget, format=fmt, compression=compression, refresh=False
+    )
+    try:
+        result = build_pack(load_settings(indexed), options)
+    except BudgetError:
+        assert budget < 400
+        return
+    assert tokens.count(result.prompt) == result.tokens <= budget
+    for choice in result.chosen:
+        chunk = choice.hit.chunk
+        lines = (indexed / chunk.path).read_text().splitlines()
+        assert 1 <= chunk.start_line <= chunk.end_line <= len(lines)
+        assert chunk.text == "\n".join(lines[chunk.start_line - 1 : chunk.end_line])
+        if choice.fidelity == Fidelity.FULL and compression == "none":
+            assert choice.content in result.prompt or fmt == "xml"
+        if choice.fidelity != Fidelity.PATH:
+            assert f"{chunk.start_line}-{chunk.end_line}" in result.prompt
