@@ -1,0 +1,84 @@
+"""The elision marker: the comment that stands for elided lines, written and recognised."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from ctxopt import tokens
+from ctxopt.pack.compress.parsing import GRAMMAR_LANGUAGES
+
+_HASH_COMMENTS = frozenset({"python", "ruby", "bash", "yaml", "toml"})
+_MARKER_WORDS = (" ... line ", " ... lines ")
+
+
+def _comment_pair(language: str) -> tuple[str, str]:
+    if language in _HASH_COMMENTS:
+        return "# ", ""
+    if language == "markdown":
+        return "<!-- ", " -->"
+    return ("// ", "") if language in GRAMMAR_LANGUAGES else ("", "")
+
+
+def marker(first: int, last: int, language: str, indent: str = "") -> str:
+    """The comment that stands for elided original lines first..last (1-based).
+
+    indent is put before the comment as given (it may end in a statement such as ``... ``).
+    """
+    opener, closer = _comment_pair(language)
+    what = f"line {first}" if first == last else f"lines {first}-{last}"
+    return f"{indent}{opener}... {what} elided{closer}"
+
+
+def is_marker(body: bytes) -> bool:
+    """True when a comment's text is an elision marker (light keeps those)."""
+    text = body.decode("utf-8", "replace")
+    return text.rstrip(" */").endswith(" elided") and any(w in text for w in _MARKER_WORDS)
+
+
+def runs(rows: set[int]) -> Iterator[tuple[int, int]]:
+    """Maximal runs of consecutive rows, as (first, last) pairs."""
+    ordered = sorted(rows)
+    while ordered:
+        first = last = ordered.pop(0)
+        while ordered and ordered[0] == last + 1:
+            last = ordered.pop(0)
+        yield first, last
+
+
+def apply_elision(
+    lines: list[str],
+    elided: set[int],
+    language: str,
+    start_line: int,
+    *,
+    blocks: Iterable[tuple[int, int, int]] = (),
+) -> str:
+    """lines with each run of elided rows replaced by a marker, where that saves tokens.
+
+    blocks are (header row, first row, last row) of indented blocks (Python): a marker
+    that would be the whole body of a kept header gets a ``...`` statement before it,
+    so the block still parses.
+    """
+    blocks = list(blocks)
+    replace: dict[int, tuple[int, str]] = {}
+    for first, last in runs(elided):
+        body = [lines[r] for r in range(first, last + 1)]
+        if not any(b.strip() for b in body):
+            continue
+        lead = next(b for b in body if b.strip())
+        prefix = lead[: len(lead) - len(lead.lstrip())]
+        if any(h not in elided and h < first <= top and end <= last for h, top, end in blocks):
+            prefix += "... "
+        text = marker(start_line + first, start_line + last, language, prefix)
+        if tokens.count("\n".join(body)) > tokens.count(text):
+            replace[first] = (last, text)
+    out, row = [], 0
+    while row < len(lines):
+        if row in replace:
+            last, text = replace[row]
+            out.append(text)
+            row = last + 1
+        else:
+            out.append(lines[row])
+            row += 1
+    return "\n".join(out)
