@@ -279,7 +279,8 @@ class _Merge:
         try:
             clean = CHECKS[name](value)
         except ValueError as exc:
-            raise UsageError(f"{source}: {name} {exc}, got {value!r}") from None
+            where = flag_name(name) if source == "flag" else f"{source}: {name}"
+            raise UsageError(f"{where} {exc}, got {value!r}") from None
         if name == "db":
             clean = _db_path(clean, self.root, source)
         if name in LIST_FIELDS:
@@ -309,6 +310,14 @@ def _flag_value(name: str, value: object) -> object:
         except ValueError as exc:
             raise UsageError(f"flag: cannot read {name} {value!r}: {exc}") from None
     return value
+
+
+FLAG_NAMES = {"top_k": "-k"}
+
+
+def flag_name(field_name: str) -> str:
+    """The command-line flag that sets a field."""
+    return FLAG_NAMES.get(field_name, "--" + field_name.replace("_", "-"))
 
 
 def load_settings(

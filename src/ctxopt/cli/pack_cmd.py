@@ -50,7 +50,11 @@ def pack(
     ] = None,
     diff: Annotated[
         str | None,
-        typer.Option("--diff", help="Pack for the change against REF (e.g. HEAD, main)."),
+        typer.Option(
+            "--diff",
+            metavar="[REF]",
+            help="Pack for the working-tree change against REF (default HEAD).",
+        ),
     ] = None,
     staged: Annotated[bool, typer.Option("--staged", help="Pack for the staged change.")] = False,
     output: Annotated[

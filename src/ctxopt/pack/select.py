@@ -138,6 +138,9 @@ class _Budget:
             if self.spent + floor_cost(hit.chunk, fidelity) > self.options.budget:
                 continue
             content, cost = self.render(hit.chunk, fidelity)
+            if fidelity != Fidelity.PATH and not content.strip():
+                self.dropped.append((hit, "nothing left after compression"))
+                return False
             if self.spent + cost <= self.options.budget:
                 self.chosen.append(Choice(hit, fidelity, content, cost, why))
                 self.spent += cost
