@@ -10,19 +10,20 @@ from ctxopt.chunking.code import code_drafts
 from ctxopt.chunking.draft import Draft
 from ctxopt.chunking.lines import is_prose, window_drafts
 from ctxopt.chunking.markup import config_drafts, markdown_drafts
-from ctxopt.chunking.parse import ParseFailure, parse
+from ctxopt.chunking.parse import ParseFailure
+from ctxopt.chunking.parse import parse as parse_source
 from ctxopt.chunking.specs import SPECS
 from ctxopt.chunking.symbols import file_imports
 from ctxopt.types import ChunkedFile, ChunkKind
 
 __all__ = ["CHUNKER_VERSION", "chunk_file", "read_source"]
 
-CHUNKER_VERSION = 1
+CHUNKER_VERSION = 2  # bump whenever chunk output changes
 _CONFIG = frozenset({"yaml", "json", "toml"})
 
 
 def read_source(abs_path: str) -> tuple[str, int]:
-    """The file's text (UTF-8, undecodable bytes replaced, BOM stripped) and the replacement count."""
+    """The file's text (UTF-8, bad bytes replaced, BOM stripped) and the replacement count."""
     with open(abs_path, "rb") as handle:
         data = handle.read()
     if data.startswith(b"\xef\xbb\xbf"):
@@ -67,7 +68,13 @@ def _drafts(path: str, language: str, text: str, lines: list[str], timeout_s: fl
             return _fallback(path, language, lines)
         raise ParseFailure("no_grammar")
     source = text.encode("utf-8", "replace")
-    tree = parse(language, source, timeout_s)
+    try:
+        tree = parse_source(language, source, timeout_s)
+    except ParseFailure as failure:
+        if language != "c" or not str(failure).startswith("parse_error"):
+            raise
+        tree = parse_source("cpp", source, timeout_s)  # a .h file is often C++
+        return code_drafts(path, "cpp", text, lines, tree, source)
     return code_drafts(path, language, text, lines, tree, source)
 
 

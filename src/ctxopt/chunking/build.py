@@ -7,7 +7,7 @@ import hashlib
 from ctxopt import tokens
 from ctxopt.chunking.draft import Draft
 from ctxopt.chunking.lines import MAX_CHUNK_LINES, split_range
-from ctxopt.chunking.symbols import code_only, complexity, references
+from ctxopt.chunking.symbols import code_facts, code_only
 from ctxopt.types import Chunk, ChunkKind
 
 BATCH_CHARS = 400_000
@@ -63,10 +63,10 @@ def build_chunks(
     counts = _counts(texts)
     seen: dict[tuple[ChunkKind, str], int] = {}
     chunks: list[Chunk] = []
-    for draft, text, count in zip(drafts, texts, counts):
+    for draft, text, count in zip(drafts, texts, counts, strict=True):
         occurrence = seen.get((draft.kind, draft.qualified_name), 0)
         seen[(draft.kind, draft.qualified_name)] = occurrence + 1
-        code = code_only(language, text) if draft.code else ""
+        refs, cx = code_facts(code_only(language, text), draft.name) if draft.code else ((), 1)
         chunks.append(
             Chunk(
                 id=chunk_id(path, draft.kind, draft.qualified_name, occurrence),
@@ -84,8 +84,8 @@ def build_chunks(
                 content_hash=hashlib.sha1(text.encode("utf-8", "replace")).hexdigest(),
                 imports=imports,
                 defines=draft.defines,
-                references=references(code, draft.name) if draft.code else (),
-                complexity=complexity(code) if draft.code else 1,
+                references=refs,
+                complexity=cx,
                 parent=draft.parent,
                 summary=draft.summary_text is not None,
             )

@@ -105,8 +105,9 @@ def _leaf(language: str, node: Node, default: str, source: bytes) -> Decl:
         return Decl("leaf", kind, node, name_of(source, spec))
     if language in ("c", "cpp") and node.type == "type_definition":
         shape = node.child_by_field_name("type")
-        has_body = shape is not None and body_of(shape) is not None
-        kind = "class" if has_body and shape.type != "enum_specifier" else default
+        kind = default
+        if shape is not None and shape.type != "enum_specifier" and body_of(shape) is not None:
+            kind = "class"
         return Decl("leaf", kind, node, name_of(source, node))
     return Decl("leaf", default, node, name_of(source, node) or "<anonymous>")
 

@@ -133,9 +133,9 @@ def _docstring(walk: _Walk, node: Node, comments: list[Node]) -> str:
 
 
 def _test_kind(walk: _Walk, kind: ChunkKind, name: str, head: str) -> ChunkKind:
-    if kind in (ChunkKind.FUNCTION, ChunkKind.METHOD):
-        if walk.test_file or _TEST_NAME.match(name) or _TEST_MARK.search(head):
-            return ChunkKind.TEST
+    is_function = kind in (ChunkKind.FUNCTION, ChunkKind.METHOD)
+    if is_function and (walk.test_file or _TEST_NAME.match(name) or _TEST_MARK.search(head)):
+        return ChunkKind.TEST
     if kind == ChunkKind.CLASS and (walk.test_file or _TEST_CLASS.search(name)):
         return ChunkKind.TEST
     return kind
@@ -208,12 +208,16 @@ def _emit_class(
     big = _over_split_limit(text)
     if not big:
         inner = tuple(f"{qualified}.{m.decl.name}" for m in members if m.decl is not None)
-        draft = Draft(kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified, *inner), parent_q)
+        draft = Draft(
+            kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified, *inner), parent_q
+        )
         walk.drafts.append(draft)
         return
     summary = _summary_text(walk, span, header_end, members)
     walk.drafts.append(
-        Draft(kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified,), parent_q, summary)
+        Draft(
+            kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified,), parent_q, summary
+        )
     )
     for member in members:
         if member.decl is None:
@@ -244,9 +248,9 @@ def _summary_text(
         start, end = member.span
         last = max(last, end)
         if member.decl is not None:
-            sig_end = walk.line_of(signature_end_row(
-                walk.source, member.decl.node, decl_body(member.decl.node)
-            ))
+            sig_end = walk.line_of(
+                signature_end_row(walk.source, member.decl.node, decl_body(member.decl.node))
+            )
             keep.update(range(start, sig_end + 1))
         elif member.node.type in walk.spec.attached:
             continue

@@ -72,7 +72,9 @@ def _section(
     for s, e in split_range(lines, span[0], span[1], SECTION_MAX_LINES):
         suffix = f"#{len(out) + 1}" if out else ""
         out.append(
-            Draft(ChunkKind.DOC, title + suffix, qualified + suffix, s, e, signature=title, code=False)
+            Draft(
+                ChunkKind.DOC, title + suffix, qualified + suffix, s, e, signature=title, code=False
+            )
         )
     return out
 
@@ -140,18 +142,18 @@ def _top_keys(language: str, lines: list[str]) -> list[tuple[int, str]]:
             if table:
                 found.append((index + 1, table.group(1).strip()))
             elif not found:
-                key = _TOML_KEY.match(line)
-                if key:
-                    found.append((index + 1, key.group(1)))
+                assignment = _TOML_KEY.match(line)
+                if assignment:
+                    found.append((index + 1, assignment.group(1)))
         return found
     pattern = _JSON_KEY if language == "json" else _YAML_KEY
     indent = _json_indent(lines) if language == "json" else ""
     for index, line in enumerate(lines):
         if language == "json" and not line.startswith(indent + '"'):
             continue
-        match = pattern.match(line)
-        if match:
-            key = next(g for g in match.groups() if g is not None)
+        found_key = pattern.match(line)
+        if found_key:
+            key = next(g for g in found_key.groups() if g is not None)
             found.append((index + 1, key.strip()))
     return found
 

@@ -11,8 +11,7 @@ from tree_sitter import Node
 from ctxopt.chunking.specs import BODY_TYPES, NAME_TYPES
 
 _LINE_BREAKS = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-_ODD_BREAK = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-_ODD_NO_CRLF = re.compile("\r(?!\n)|[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_ODD_BREAK = re.compile("\r(?!\n)|[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _GENERICS = re.compile(r"<.*>|\[.*\]")
 _LEADING_ATTRS = re.compile(r"^(?:(?:@[\w.]+(?:\([^)]*\))?|#?\[[^\]]*\])\s*)+")
 _WS = re.compile(r"\s+")
@@ -23,9 +22,9 @@ MAX_SIGNATURE = 300
 def row_mapper(text: str) -> Callable[[int], int]:
     """A function from a tree-sitter row (0-based, split on \\n) to a 1-based splitlines() line.
 
-    The two agree unless the text holds line breaks other than \\n and \\r\\n (\\r, \\f, \\u2028...).
+    They agree unless the text holds line breaks other than \\n and \\r\\n (\\r, \\f...).
     """
-    if not _ODD_BREAK.search(text) or "\r" in text and not _ODD_NO_CRLF.search(text):
+    if not _ODD_BREAK.search(text):
         return lambda row: row + 1
     breaks = [m.end() for m in _LINE_BREAKS.finditer(text)]
     row_starts = [0] + [m.end() for m in re.finditer("\n", text)]
@@ -69,8 +68,9 @@ def name_of(source: bytes, node: Node) -> str:
         return _strip_generics(text_of(source, named))
     declarator = node.child_by_field_name("declarator")
     if declarator is not None:
-        while declarator.child_by_field_name("declarator") is not None:
-            declarator = declarator.child_by_field_name("declarator")
+        deeper = declarator.child_by_field_name("declarator")
+        while deeper is not None:
+            declarator, deeper = deeper, deeper.child_by_field_name("declarator")
         return text_of(source, declarator)
     impl_type = node.child_by_field_name("type")
     if impl_type is not None and node.type == "impl_item":
@@ -101,7 +101,7 @@ def signature(source: bytes, node: Node, body: Node | None) -> str:
 
 
 def signature_end_row(source: bytes, node: Node, body: Node | None) -> int:
-    """The last row of node's header: the body's first row if it opens with '{', else the row before."""
+    """Last row of the header: the body's first row if it opens a brace, else the prior row."""
     if body is None:
         return end_row(node)
     start = body.start_point[0]

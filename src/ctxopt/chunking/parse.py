@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from functools import lru_cache
+from functools import cache
 
 from tree_sitter import Parser, Tree
 
@@ -14,7 +14,7 @@ class ParseFailure(Exception):
     """Parsing produced no usable tree; the message is the fallback reason."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parser(language: str) -> Parser | None:
     try:
         from tree_sitter_language_pack import get_parser

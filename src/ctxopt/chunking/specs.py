@@ -36,7 +36,11 @@ _JS_FUNCS = _fs(
     "method_signature",
     "abstract_method_signature",
 )
-_JS_CLASSES = {"class_declaration": "class", "abstract_class_declaration": "class", "class": "class"}
+_JS_CLASSES = {
+    "class_declaration": "class",
+    "abstract_class_declaration": "class",
+    "class": "class",
+}
 _TS_CLASSES = {**_JS_CLASSES, "interface_declaration": "interface", "enum_declaration": "type"}
 _TS_TYPES = {"type_alias_declaration": "type"}
 _JS_WRAPPERS = _fs("export_statement", "ambient_declaration")
@@ -52,16 +56,26 @@ SPECS: dict[str, LangSpec] = {
         brace_body=False,
     ),
     "javascript": LangSpec(
-        functions=_JS_FUNCS, classes=_JS_CLASSES, wrappers=_JS_WRAPPERS,
+        functions=_JS_FUNCS,
+        classes=_JS_CLASSES,
+        wrappers=_JS_WRAPPERS,
         attached=_fs("comment", "decorator"),
     ),
     "typescript": LangSpec(
-        functions=_JS_FUNCS, classes=_TS_CLASSES, types=_TS_TYPES, wrappers=_JS_WRAPPERS,
-        namespaces=_fs("internal_module", "module"), attached=_fs("comment", "decorator"),
+        functions=_JS_FUNCS,
+        classes=_TS_CLASSES,
+        types=_TS_TYPES,
+        wrappers=_JS_WRAPPERS,
+        namespaces=_fs("internal_module", "module"),
+        attached=_fs("comment", "decorator"),
     ),
     "tsx": LangSpec(
-        functions=_JS_FUNCS, classes=_TS_CLASSES, types=_TS_TYPES, wrappers=_JS_WRAPPERS,
-        namespaces=_fs("internal_module", "module"), attached=_fs("comment", "decorator"),
+        functions=_JS_FUNCS,
+        classes=_TS_CLASSES,
+        types=_TS_TYPES,
+        wrappers=_JS_WRAPPERS,
+        namespaces=_fs("internal_module", "module"),
+        attached=_fs("comment", "decorator"),
     ),
     "go": LangSpec(
         functions=_fs("function_declaration", "method_declaration"),
@@ -102,7 +116,11 @@ SPECS: dict[str, LangSpec] = {
     ),
     "cpp": LangSpec(
         functions=_fs("function_definition"),
-        classes={"struct_specifier": "class", "union_specifier": "class", "class_specifier": "class"},
+        classes={
+            "struct_specifier": "class",
+            "union_specifier": "class",
+            "class_specifier": "class",
+        },
         types={**_C_TYPES, "alias_declaration": "type", "concept_definition": "type"},
         namespaces=_fs("namespace_definition"),
         groups=_fs(

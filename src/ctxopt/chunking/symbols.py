@@ -11,11 +11,19 @@ MAX_REFERENCES = 200
 _M = re.MULTILINE
 _IMPORT_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "python": (
-        re.compile(r"^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)", _M),
+        re.compile(
+            r"^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?"
+            r"(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)",
+            _M,
+        ),
         re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import\b", _M),
     ),
     "js": (
-        re.compile(r"""(?:\bfrom|^[ \t]*import|\bimport[ \t]*\(|\brequire[ \t]*\()[ \t]*['"]([^'"\n]+)['"]""", _M),
+        re.compile(
+            r"(?:\bfrom|^[ \t]*import|\bimport[ \t]*\(|\brequire[ \t]*\()"
+            r"""[ \t]*['"]([^'"\n]+)['"]""",
+            _M,
+        ),
     ),
     "go": (
         re.compile(r'^[ \t]*import[ \t]+(?:[\w.]+[ \t]+)?"([^"\n]+)"', _M),
@@ -27,24 +35,41 @@ _IMPORT_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     ),
     "jvm": (re.compile(r"^[ \t]*import[ \t]+(?:static[ \t]+)?([\w.*]+)", _M),),
     "csharp": (
-        re.compile(r"^[ \t]*(?:global[ \t]+)?using[ \t]+(?:static[ \t]+)?(?:\w+[ \t]*=[ \t]*)?([\w.]+)[ \t]*;", _M),
+        re.compile(
+            r"^[ \t]*(?:global[ \t]+)?using[ \t]+(?:static[ \t]+)?"
+            r"(?:\w+[ \t]*=[ \t]*)?([\w.]+)[ \t]*;",
+            _M,
+        ),
     ),
     "c": (re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', _M),),
     "ruby": (
-        re.compile(r"""^[ \t]*(?:require|require_relative|load|autoload[ \t]*\(?[ \t]*:\w+[ \t]*,)[ \t]*\(?[ \t]*['"]([^'"\n]+)['"]""", _M),
+        re.compile(
+            r"^[ \t]*(?:require|require_relative|load|autoload[ \t]*\(?[ \t]*:\w+[ \t]*,)"
+            r"""[ \t]*\(?[ \t]*['"]([^'"\n]+)['"]""",
+            _M,
+        ),
     ),
     "php": (
         re.compile(r"^[ \t]*use[ \t]+(?:function[ \t]+|const[ \t]+)?\\?([\w\\]+)", _M),
         re.compile(r"""\b(?:require|include)(?:_once)?[ \t]*\(?[^;'"\n]*['"]([^'"\n]+)['"]""", _M),
     ),
     "swift": (
-        re.compile(r"^[ \t]*(?:@\w+[ \t]+)*import[ \t]+(?:(?:class|struct|func|enum|protocol|typealias|var|let)[ \t]+)?([\w.]+)", _M),
+        re.compile(
+            r"^[ \t]*(?:@\w+[ \t]+)*import[ \t]+"
+            r"(?:(?:class|struct|func|enum|protocol|typealias|var|let)[ \t]+)?([\w.]+)",
+            _M,
+        ),
     ),
     "bash": (re.compile(r"^[ \t]*(?:source|\.)[ \t]+['\"]?([^\s;'\"]+)", _M),),
 }
 _FAMILY = {
-    "javascript": "js", "typescript": "js", "tsx": "js", "java": "jvm", "kotlin": "jvm",
-    "scala": "jvm", "cpp": "c",
+    "javascript": "js",
+    "typescript": "js",
+    "tsx": "js",
+    "java": "jvm",
+    "kotlin": "jvm",
+    "scala": "jvm",
+    "cpp": "c",
 }
 _GO_BLOCK = re.compile(r"^import[ \t]*\(([^)]*)\)", _M)
 
@@ -83,9 +108,13 @@ def _split_import(family: str, raw: str) -> list[str]:
 
 _STRINGS_C = r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
 _BLANK_PATTERNS: dict[str, re.Pattern[str]] = {
-    "c": re.compile(r"//[^\n]*|/\*[\s\S]*?\*/|`(?:\\.|[^`\\])*`|" + _STRINGS_C),
+    "c": re.compile(r"//[^\n]*|/\*[\s\S]*?\*/|" + _STRINGS_C),  # `templates` kept
     "rust": re.compile(r'//[^\n]*|/\*[\s\S]*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\\n])\''),
-    "python": re.compile(r"#[^\n]*|\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|" + _STRINGS_C),
+    "python": re.compile(  # an f-string is matched whole (and kept: its {fields} are code)
+        r"#[^\n]*|(?P<f>\b[fF][rR]?|\b[rR][fF])?(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|"
+        + _STRINGS_C
+        + ")"
+    ),
     "hash": re.compile(r"(?:^|(?<=\s))#[^\n]*|" + _STRINGS_C, _M),
     "php": re.compile(r"//[^\n]*|#(?!\[)[^\n]*|/\*[\s\S]*?\*/|" + _STRINGS_C),
 }
@@ -94,34 +123,36 @@ _BLANK_FAMILY = {"python": "python", "ruby": "hash", "bash": "hash", "rust": "ru
 
 def code_only(language: str, text: str) -> str:
     """text with comments and string literals replaced by a space (approximate, regex-based)."""
-    pattern = _BLANK_PATTERNS[_BLANK_FAMILY.get(language, "c")]
-    return pattern.sub(" ", text)
+    family = _BLANK_FAMILY.get(language, "c")
+    if family == "python":
+        return _BLANK_PATTERNS[family].sub(_keep_fstring, text)
+    return _BLANK_PATTERNS[family].sub(" ", text)
+
+
+def _keep_fstring(match: re.Match[str]) -> str:
+    return match.group() if match.group("f") else " "
 
 
 _IDENT = re.compile(r"(?<![\w$])[A-Za-z_][\w$]*")
-
-
-def references(code: str, own_name: str) -> tuple[str, ...]:
-    """Identifiers used in code (comments/strings already blanked), minus keywords and own name."""
-    seen: dict[str, None] = {}
-    for ident in _IDENT.findall(code):
-        if len(ident) > 1 and ident not in KEYWORDS and ident not in seen:
-            seen[ident] = None
-            if len(seen) > MAX_REFERENCES:
-                break
-    seen.pop(own_name, None)
-    return tuple(sorted(list(seen)[:MAX_REFERENCES]))
-
-
-_BRANCH = re.compile(
-    r"\b(?:if|elif|elsif|for|foreach|while|until|unless|case|when|catch|except|rescue|guard"
-    r"|and|or)\b|&&|\|\||\?\?|(?<=\s)\?(?=\s)"
+_BRANCH_WORDS = frozenset(
+    {"if", "elif", "elsif", "for", "foreach", "while", "until", "unless", "case", "when"}
+    | {"catch", "except", "rescue", "guard", "and", "or"}
 )
+_BRANCH_OPS = re.compile(r"&&|\|\||\?\?|(?<=\s)\?(?=\s)")
 
 
-def complexity(code: str) -> int:
-    """Cyclomatic complexity: 1 + branch keywords and short-circuit / ternary operators."""
-    return 1 + len(_BRANCH.findall(code))
+def code_facts(code: str, own_name: str) -> tuple[tuple[str, ...], int]:
+    """References and cyclomatic complexity of code (comments and strings already blanked).
+
+    References: identifiers minus keywords and own_name, first MAX_REFERENCES by first use, sorted.
+    Complexity: 1 + branch keywords + short-circuit / null-coalescing / ternary operators.
+    """
+    idents = _IDENT.findall(code)
+    branches = sum(1 for ident in idents if ident in _BRANCH_WORDS)
+    seen = dict.fromkeys(ident for ident in idents if len(ident) > 1 and ident not in KEYWORDS)
+    seen.pop(own_name, None)
+    refs = tuple(sorted(list(seen)[:MAX_REFERENCES]))
+    return refs, 1 + branches + len(_BRANCH_OPS.findall(code))
 
 
 _DOC_MARKERS = re.compile(r"^\s*(?:///?!?|/\*\*?|\*/|\*(?!/)|#+!?|--)?\s?")
@@ -153,7 +184,11 @@ def clean_docstring(raw: str) -> str:
 
 
 _CONST_PATTERNS = (
-    re.compile(r"^(?:export[ \t]+)?(?:pub(?:\([^)]*\))?[ \t]+)?(?:const|static)[ \t]+(?:val[ \t]+|mut[ \t]+)?([A-Za-z_]\w*)", _M),
+    re.compile(
+        r"^(?:export[ \t]+)?(?:pub(?:\([^)]*\))?[ \t]+)?(?:const|static)[ \t]+"
+        r"(?:val[ \t]+|mut[ \t]+)?([A-Za-z_]\w*)",
+        _M,
+    ),
     re.compile(r"^([A-Z][A-Z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)", _M),
     re.compile(r"^#[ \t]*define[ \t]+([A-Za-z_]\w*)", _M),
 )

@@ -1,0 +1,171 @@
+"""Class splitting, long-chunk splitting, module chunks, coverage, ids and invariants."""
+
+from __future__ import annotations
+
+from ctxopt import tokens
+from ctxopt.chunking import CHUNKER_VERSION, chunk_file
+from ctxopt.languages import detect_language
+from ctxopt.types import ChunkKind
+from tests.chunking.conftest import by_name
+
+
+def _big_python_class(methods: int = 40) -> str:
+    parts = ["class Engine(Base):", '    """Runs jobs."""', "", "    limit: int = 10", ""]
+    for i in range(methods):
+        parts += [
+            f"    def step_{i}(self, value: int) -> int:",
+            f'        """Step number {i}."""',
+            f"        if value > {i} and self.limit:",
+            f"            return value * {i} + self.helper_{i}(value)",
+            "        for item in range(value):",
+            "            value += item",
+            "        return value",
+            "",
+        ]
+    return "import os\n\n\n" + "\n".join(parts) + "\n"
+
+
+def test_big_class_becomes_summary_plus_methods():
+    text = _big_python_class()
+    chunks = chunk_file("engine.py", text, "python").chunks
+    summary = [c for c in chunks if c.summary]
+    assert len(summary) == 1
+    head = summary[0]
+    assert (head.kind, head.name, head.start_line) == (ChunkKind.CLASS, "Engine", 4)
+    assert head.text.splitlines()[:2] == ["class Engine(Base):", '    """Runs jobs."""']
+    assert "    limit: int = 10" in head.text
+    assert "    def step_7(self, value: int) -> int:" in head.text
+    assert "return value" not in head.text  # no bodies
+    assert head.tokens == tokens.count(head.text) < 2000
+    methods = [c for c in chunks if c.kind == ChunkKind.METHOD]
+    assert len(methods) == 40
+    step3 = by_name(chunks, "Engine.step_3")
+    assert (step3.parent, step3.docstring) == ("Engine", "Step number 3.")
+    assert step3.text.startswith("    def step_3(") and step3.end_line - step3.start_line == 6
+
+
+def test_small_class_is_one_chunk_defining_its_methods():
+    chunks = chunk_file("engine.py", _big_python_class(3), "python").chunks
+    engine = by_name(chunks, "Engine", "class")
+    assert not engine.summary
+    assert engine.defines == ("Engine", "Engine.step_0", "Engine.step_1", "Engine.step_2")
+    assert not [c for c in chunks if c.kind == ChunkKind.METHOD]
+
+
+def test_big_java_class_split_keeps_braces_and_signatures():
+    methods = "\n".join(
+        f"    /** Doc {i}. */\n    public int calc{i}(int x) {{\n"
+        + "".join(f"        x = x * {j} + {i};\n" for j in range(12))
+        + "        return x;\n    }\n"
+        for i in range(25)
+    )
+    text = f"package a;\n\npublic class Big {{\n    private int f;\n\n{methods}}}\n"
+    chunks = chunk_file("Big.java", text, "java").chunks
+    head = next(c for c in chunks if c.summary)
+    assert head.text.splitlines()[0] == "public class Big {"
+    assert head.text.splitlines()[-1] == "}"
+    assert "    public int calc4(int x) {" in head.text and "x = x *" not in head.text
+    calc4 = by_name(chunks, "Big.calc4")
+    assert calc4.kind == ChunkKind.METHOD and calc4.docstring == "Doc 4."
+    assert calc4.text.startswith("    /** Doc 4. */")
+
+
+def test_chunk_over_500_lines_is_split():
+    body = "".join(f"    x{i} = {i}\n" for i in range(1200))
+    text = f"def huge():\n{body}    return 1\n"
+    chunks = chunk_file("huge.py", text, "python").chunks
+    assert [c.name for c in chunks] == ["huge", "huge#2", "huge#3"]
+    assert all(c.end_line - c.start_line + 1 <= 500 for c in chunks)
+    assert chunks[0].start_line == 1 and chunks[-1].end_line == 1202
+    assert [c.start_line for c in chunks[1:]] == [c.end_line + 1 for c in chunks[:-1]]
+    assert len({c.id for c in chunks}) == 3
+
+
+def test_file_without_declarations_is_one_module_chunk():
+    text = "import sys\n\nx = 1\nprint(x, sys.argv)\n"
+    chunks = chunk_file("scripts/run.py", text, "python").chunks
+    assert len(chunks) == 1
+    only = chunks[0]
+    assert (only.kind, only.name, only.qualified_name) == (ChunkKind.MODULE, "run", "scripts.run")
+    assert (only.start_line, only.end_line, only.imports) == (1, 4, ("sys",))
+
+
+def test_decorators_and_comments_join_the_declaration():
+    text = "import x\n\n# Helper.\n# Second line.\n@cache\n@other(1)\ndef f():\n    return 1\n"
+    chunks = chunk_file("m.py", text, "python").chunks
+    f = by_name(chunks, "f")
+    assert (f.start_line, f.end_line, f.docstring) == (3, 8, "Helper.\nSecond line.")
+    assert f.signature == "def f()"
+
+
+def test_every_nonblank_line_is_covered(fixture_files):
+    for path in fixture_files:
+        text = path.read_text(encoding="utf-8")
+        chunks = chunk_file(path.name, text, detect_language(path.name)).chunks
+        covered = {n for c in chunks for n in range(c.start_line, c.end_line + 1)}
+        missing = [
+            n for n, line in enumerate(text.splitlines(), 1) if line.strip() and n not in covered
+        ]
+        assert not missing, (path.name, missing)
+
+
+def test_text_is_exact_lines_and_fields_consistent(fixture_files):
+    for path in fixture_files:
+        text = path.read_text(encoding="utf-8")
+        rel = path.name
+        result = chunk_file(rel, text, detect_language(rel))
+        assert result.fallback_reason == "", rel
+        lines = text.splitlines()
+        for c in result.chunks:
+            assert c.text == "\n".join(lines[c.start_line - 1 : c.end_line]), (rel, c.name)
+            assert c.tokens == tokens.count(c.text)
+            assert len(c.signature) <= 300 and "\n" not in c.signature
+            assert len(c.references) <= 200 and list(c.references) == sorted(c.references)
+        assert len({c.id for c in result.chunks}) == len(result.chunks)
+
+
+def test_ids_are_stable_across_an_edit_of_another_function():
+    before = "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\nclass C:\n    pass\n"
+    after = before.replace("return 1", "x = 5\n    y = 6\n    return x + y")
+    old = {c.qualified_name: c for c in chunk_file("m.py", before, "python").chunks}
+    new = {c.qualified_name: c for c in chunk_file("m.py", after, "python").chunks}
+    assert old["b"].id == new["b"].id and old["C"].id == new["C"].id
+    assert old["b"].start_line != new["b"].start_line
+    assert old["a"].id == new["a"].id and old["a"].content_hash != new["a"].content_hash
+    again = {c.qualified_name: c.id for c in chunk_file("m.py", before, "python").chunks}
+    assert again == {k: v.id for k, v in old.items()}
+
+
+def test_special_token_text_is_counted_normally():
+    text = 'MARK = "<|endoftext|>"\n\n\ndef f():\n    return "<|endoftext|> <|fim_prefix|>"\n'
+    chunks = chunk_file("m.py", text, "python").chunks
+    f = by_name(chunks, "f")
+    assert f.tokens == tokens.count(f.text) > 10
+
+
+def test_empty_and_blank_files_have_no_chunks():
+    assert chunk_file("e.py", "", "python").chunks == ()
+    assert chunk_file("e.md", "\n\n  \n", "markdown").chunks == ()
+
+
+def test_test_kinds_by_path_and_name():
+    text = (
+        "def helper():\n    return 1\n\n\nclass TestThing:\n    def test_a(self):\n        pass\n"
+    )
+    in_tests = chunk_file("tests/test_x.py", text, "python").chunks
+    assert {c.name: c.kind for c in in_tests if c.kind != ChunkKind.MODULE} == {
+        "helper": ChunkKind.TEST,
+        "TestThing": ChunkKind.TEST,
+    }
+    elsewhere = chunk_file("pkg/x.py", text, "python").chunks
+    assert by_name(elsewhere, "helper").kind == ChunkKind.FUNCTION
+    assert by_name(elsewhere, "TestThing").kind == ChunkKind.TEST
+    go = chunk_file("pkg/cache_test.go", "package p\n\nfunc helper() {}\n", "go").chunks
+    assert by_name(go, "helper").kind == ChunkKind.TEST
+    ts = "import { x } from './x';\n\ndescribe('x', () => {\n  it('works', () => {});\n});\n"
+    spec = chunk_file("src/x.test.ts", ts, "typescript").chunks
+    assert by_name(spec, "describe x").kind == ChunkKind.TEST
+
+
+def test_chunker_version_is_an_int():
+    assert isinstance(CHUNKER_VERSION, int) and CHUNKER_VERSION >= 1
