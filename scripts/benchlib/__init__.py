@@ -1,0 +1,1 @@
+"""Helpers for scripts/bench_retrieval.py: mine cases, run methods, score and report."""

@@ -1,0 +1,147 @@
+"""Source files of a snapshot as BM25 documents, cached by git blob across snapshots."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchlib.bm25 import tokenize
+from benchlib.gitutil import git
+from benchlib.paths import is_excluded
+from benchlib.tokcount import count_many
+
+WINDOW_LINES = 60
+MAX_BYTES = 1024 * 1024
+MINIFIED_LINE_CHARS = 1000  # a file whose average line is longer is treated as minified
+_SKIP_MODES = ("120000", "160000")  # symlinks and submodules
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A file or a window of one, with its BM25 terms and cl100k token count."""
+
+    path: str
+    start_line: int  # 1-based, inclusive
+    end_line: int  # 1-based, inclusive
+    tokens: int
+    terms: Counter[str]
+
+
+@dataclass(frozen=True)
+class BlobDoc:
+    """Path-independent analysis of one blob: the whole file and its 60-line windows."""
+
+    n_lines: int
+    tokens: int
+    terms: Counter[str]
+    windows: tuple[tuple[int, int, int, Counter[str]], ...]  # (start, end, tokens, terms)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    files: tuple[Segment, ...]  # sorted by path
+    windows: tuple[Segment, ...]  # sorted by (path, start line)
+    line_counts: dict[str, int]
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as git counts them (split on \\n only), each keeping its newline."""
+    pieces = text.split("\n")
+    lines = [p + "\n" for p in pieces[:-1]]
+    if pieces[-1]:
+        lines.append(pieces[-1])
+    return lines
+
+
+def read_source(path: Path) -> str | None:
+    """The text of a baseline source file, or None when binary, too large or minified."""
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in data[:8192]:
+        return None
+    text = data.decode("utf-8", "replace")
+    n_lines = max(1, text.count("\n"))
+    if len(text) / n_lines > MINIFIED_LINE_CHARS:
+        return None
+    return text
+
+
+class BlobCache:
+    """BlobDoc per git blob id; None marks a blob that is not a baseline source."""
+
+    def __init__(self) -> None:
+        self.docs: dict[str, BlobDoc | None] = {}
+
+    def snapshot(self, worktree: Path) -> Snapshot:
+        """Files and windows of the checked-out work tree."""
+        entries = tracked_blobs(worktree)
+        missing = sorted({blob: path for path, blob in entries if blob not in self.docs}.items())
+        self._analyse(worktree, missing)
+        return _assemble(entries, self.docs)
+
+    def _analyse(self, worktree: Path, missing: list[tuple[str, str]]) -> None:
+        texts: dict[str, list[str]] = {}
+        for blob, path in missing:
+            text = read_source(worktree / path)
+            if text is None:
+                self.docs[blob] = None
+            else:
+                texts[blob] = split_lines(text)
+        self.docs.update(analyse_blobs(texts))
+
+
+def analyse_blobs(texts: dict[str, list[str]]) -> dict[str, BlobDoc]:
+    """BlobDocs for many blobs at once, token counts batched in one call."""
+    batch: list[str] = []
+    for lines in texts.values():
+        batch.append("".join(lines))
+        starts = range(0, len(lines), WINDOW_LINES)
+        batch.extend("".join(lines[s : s + WINDOW_LINES]) for s in starts)
+    counts = iter(count_many(batch))
+    docs: dict[str, BlobDoc] = {}
+    for blob, lines in texts.items():
+        file_tokens = next(counts)
+        windows = []
+        for s in range(0, len(lines), WINDOW_LINES):
+            chunk = lines[s : s + WINDOW_LINES]
+            terms = Counter(tokenize("".join(chunk)))
+            windows.append((s + 1, s + len(chunk), next(counts), terms))
+        whole: Counter[str] = Counter()
+        for window in windows:
+            whole.update(window[3])
+        docs[blob] = BlobDoc(len(lines), file_tokens, whole, tuple(windows))
+    return docs
+
+
+def tracked_blobs(worktree: Path) -> list[tuple[str, str]]:
+    """(path, blob id) of every tracked regular file that is not vendored, lock or minified."""
+    out = git(worktree, "ls-files", "-s", "-z")
+    entries: list[tuple[str, str]] = []
+    for record in out.split("\0"):
+        if not record:
+            continue
+        meta, path = record.split("\t", 1)
+        mode, blob, _stage = meta.split()
+        if mode in _SKIP_MODES or is_excluded(path):
+            continue
+        entries.append((path, blob))
+    return sorted(set(entries))
+
+
+def _assemble(entries: list[tuple[str, str]], docs: dict[str, BlobDoc | None]) -> Snapshot:
+    files: list[Segment] = []
+    windows: list[Segment] = []
+    line_counts: dict[str, int] = {}
+    for path, blob in entries:
+        doc = docs.get(blob)
+        if doc is None:
+            continue
+        line_counts[path] = doc.n_lines
+        files.append(Segment(path, 1, max(1, doc.n_lines), doc.tokens, doc.terms))
+        windows.extend(Segment(path, s, e, t, terms) for s, e, t, terms in doc.windows)
+    return Snapshot(tuple(files), tuple(windows), line_counts)

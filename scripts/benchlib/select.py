@@ -1,0 +1,50 @@
+"""Ranked spans and filling a token budget with them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from benchlib.bm25 import bm25_scores, tokenize
+from benchlib.corpus import Segment
+
+
+@dataclass(frozen=True)
+class Span:
+    """A selected or ranked piece of a file."""
+
+    file: str  # repo-relative POSIX path
+    start_line: int  # 1-based, inclusive
+    end_line: int  # 1-based, inclusive
+    tokens: int
+    score: float = 0.0
+
+
+def fill_budget(ranked: Iterable[Span], budget: int) -> list[Span]:
+    """Spans in rank order while they fit; one that doesn't fit is skipped, the rest tried."""
+    chosen: list[Span] = []
+    used = 0
+    for span in ranked:
+        if used + span.tokens <= budget:
+            chosen.append(span)
+            used += span.tokens
+    return chosen
+
+
+def rank_segments(task: str, segments: Sequence[Segment]) -> list[Span]:
+    """Segments with a positive BM25 score, by (score desc, path, start line)."""
+    scores = bm25_scores(tokenize(task), [s.terms for s in segments])
+    spans = [
+        Span(seg.path, seg.start_line, seg.end_line, seg.tokens, score)
+        for seg, score in zip(segments, scores, strict=True)
+        if score > 0
+    ]
+    return sorted(spans, key=lambda s: (-s.score, s.file, s.start_line))
+
+
+def normalise_path(path: str) -> str:
+    """POSIX, repo-relative, without a leading './'."""
+    posix = path.replace("\\", "/")
+    while posix.startswith("./"):
+        posix = posix[2:]
+    return posix

@@ -1,0 +1,319 @@
+"""Tests of scripts/bench_retrieval.py on a small git repository built per test."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+
+from benchlib.corpus import BlobCache
+from benchlib.ctxopt_runner import CtxoptRunner
+from benchlib.gitutil import BenchError
+from benchlib.metrics import score_case, summarise
+from benchlib.mine import GoldFile, message_skip_reason, mine_cases
+from benchlib.select import Span, fill_budget, rank_segments
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+
+
+def _load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_retrieval", SCRIPTS / "bench_retrieval.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+APP_OLD = """import os
+
+def parse(text):
+    if text is None:
+        return []
+    return text.split(",")
+
+def unused():
+    return 1
+
+def render(items):
+    return ", ".join(items)
+"""
+APP_NEW = """import os
+import sys
+
+def parse(text):
+    if not text:
+        return []
+    return text.split(",")
+
+
+def render(items):
+    return ", ".join(items)
+"""
+UTIL_OLD = "def first(items):\n    return items[0]\n\ndef last(items):\n    return items[-1]\n"
+UTIL_NEW = UTIL_OLD.replace(
+    "\ndef last", "\ndef join_parts(parts):\n    return '/'.join(parts)\n\ndef last"
+)
+
+
+class Repo:
+    """A git repository with fixed identities and increasing commit dates."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.tick = 0
+        path.mkdir()
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str) -> str:
+        self.tick += 1
+        stamp = f"{1_700_000_000 + self.tick * 60} +0000"
+        env = dict(
+            os.environ,
+            GIT_AUTHOR_NAME="T",
+            GIT_AUTHOR_EMAIL="t@example.com",
+            GIT_COMMITTER_NAME="T",
+            GIT_COMMITTER_EMAIL="t@example.com",
+            GIT_AUTHOR_DATE=stamp,
+            GIT_COMMITTER_DATE=stamp,
+            GIT_CONFIG_NOSYSTEM="1",
+        )
+        cmd = ["git", "-C", str(self.path), "-c", "commit.gpgsign=false", *args]
+        return subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+
+    def commit(self, message: str, files: dict[str, str]) -> str:
+        for name, text in files.items():
+            target = self.path / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+        self.git("add", "-A")
+        self.git("commit", "-q", "-m", message)
+        return self.git("rev-parse", "HEAD").strip()
+
+
+@pytest.fixture
+def history(tmp_path: Path) -> tuple[Repo, dict[str, str]]:
+    repo = Repo(tmp_path / "repo")
+    shas = {}
+    shas["root"] = repo.commit(
+        "Initial import of the app and its helpers",
+        {"src/app.py": APP_OLD, "src/util.py": UTIL_OLD, "README.md": "# App\n"},
+    )
+    shas["fix"] = repo.commit(
+        "Fix parse so it treats empty text as no items\n\nAlso drop the unused helper.\n\n"
+        "Signed-off-by: T <t@example.com>",
+        {"src/app.py": APP_NEW},
+    )
+    shas["docs"] = repo.commit(
+        "Document the installation steps in the readme", {"README.md": "# App\n\npip install\n"}
+    )
+    shas["bump"] = repo.commit("Bump version to 1.2.0 for release", {"src/version.py": "V = 1\n"})
+    shas["format"] = repo.commit(
+        "Tidy the render function of the app module", {"src/app.py": APP_NEW.replace("    ", "\t")}
+    )
+    repo.git("checkout", "-q", "-b", "feature")
+    shas["feature"] = repo.commit(
+        "Add a helper next to first and last that joins path parts", {"src/util.py": UTIL_NEW}
+    )
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "-m", "Merge branch feature into main branch", "feature")
+    shas["short"] = repo.commit("fix it", {"src/version.py": "V = 2\n"})
+    return repo, shas
+
+
+def test_miner_keeps_real_changes_and_skips_the_rest(history: tuple[Repo, dict[str, str]]) -> None:
+    repo, shas = history
+    mined = mine_cases(repo.path, 10)
+    assert [c.sha for c in mined.cases] == [shas["fix"], shas["feature"]]
+    assert mined.skipped == {
+        "docs only": 1,
+        "formatting only": 1,
+        "merge": 1,
+        "root commit": 1,
+        "short message": 1,
+        "version bump": 1,
+    }
+    assert "Signed-off-by" in mined.cases[0].message
+    assert mined.cases[0].task.endswith("Also drop the unused helper.")
+
+
+def test_limit_takes_the_newest_cases(history: tuple[Repo, dict[str, str]]) -> None:
+    repo, shas = history
+    assert [c.sha for c in mine_cases(repo.path, 1).cases] == [shas["feature"]]
+    since = mine_cases(repo.path, 10, since=shas["fix"])
+    assert [c.sha for c in since.cases] == [shas["feature"]]
+
+
+def test_gold_lines_are_pre_change_line_numbers(history: tuple[Repo, dict[str, str]]) -> None:
+    repo, _ = history
+    fix, feature = mine_cases(repo.path, 10).cases
+    # insertion after old line 1 -> anchors 1 and 2; line 4 modified; lines 8-9 removed
+    assert fix.gold == (GoldFile("src/app.py", (1, 2, 4, 8, 9)),)
+    # pure insertion after old line 3 -> the old lines around the insertion point
+    assert feature.gold == (GoldFile("src/util.py", (3, 4)),)
+    assert feature.parent != fix.sha
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        ('Revert "Add the thing to the module"', "revert"),
+        ("Fix typo in the option help text", "typo fix"),
+        ("Release 2.3.0 of the library today", "version bump"),
+        ("bump golang.org/x/text from 0.3 to 0.4", "version bump"),
+        ("Run black over the whole code base", "formatting"),
+        ("Fix parser", "short message"),
+        ("Handle empty input in the option parser", None),
+    ],
+)
+def test_message_filter(message: str, reason: str | None) -> None:
+    assert message_skip_reason(message) == reason
+
+
+def test_bm25_ranks_the_matching_window_first(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    filler = [f"value_{i} = compute_total(amount_{i})\n" for i in range(130)]
+    filler[70] = "def load_config_file(path):\n"
+    filler[71] = "    return read_yaml_settings(path)\n"
+    repo.commit("Initial files for the ranking test", {"big.py": "".join(filler)})
+    repo.commit("Add a second module with other code", {"other.py": "def config():\n  pass\n"})
+    snapshot = BlobCache().snapshot(repo.path)
+    assert [(w.path, w.start_line, w.end_line) for w in snapshot.windows] == [
+        ("big.py", 1, 60),
+        ("big.py", 61, 120),
+        ("big.py", 121, 130),
+        ("other.py", 1, 2),
+    ]
+    ranked = rank_segments("Load yaml settings from the config file", snapshot.windows)
+    assert (ranked[0].file, ranked[0].start_line) == ("big.py", 61)
+    assert all(s.score > 0 for s in ranked)
+    assert [s.score for s in ranked] == sorted((s.score for s in ranked), reverse=True)
+
+
+def test_fill_budget_skips_what_does_not_fit_and_never_exceeds() -> None:
+    spans = [Span(f"f{i}.py", 1, 10, tokens) for i, tokens in enumerate([5, 100, 3, 50, 2, 7])]
+    chosen = fill_budget(spans, 60)
+    assert [s.tokens for s in chosen] == [5, 3, 50, 2]
+    for budget in range(0, 180):
+        picked = fill_budget(spans, budget)
+        used = sum(s.tokens for s in picked)
+        assert used <= budget
+        skipped = [s for s in spans if s not in picked]
+        assert all(s.tokens > budget - used for s in skipped)
+
+
+def test_metrics_on_a_hand_built_case() -> None:
+    gold = (GoldFile("a.py", (1, 2, 3, 10)), GoldFile("b.py", (5,)))
+    spans = [Span("a.py", 1, 2, 40), Span("a.py", 9, 12, 30), Span("c.py", 1, 60, 100)]
+    score = score_case(gold, spans)
+    assert score.file_recall == 0.5
+    assert score.hit is True
+    assert score.line_coverage == pytest.approx(3 / 5)
+    assert score.tokens == 170
+    assert score.files_hit == ("a.py",)
+    miss = score_case(gold, [Span("c.py", 1, 60, 100)])
+    assert (miss.file_recall, miss.hit, miss.line_coverage) == (0.0, False, 0.0)
+    summary = summarise([score, miss])
+    assert summary.file_recall == 0.25
+    assert summary.hit_rate == 0.5
+    assert summary.line_coverage == pytest.approx(0.3)
+    assert summary.mean_tokens == 135
+
+
+def test_unusable_ctxopt_stops_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = CtxoptRunner("pack")
+    monkeypatch.setattr(runner, "command", [sys.executable, "-c", "import sys; sys.exit(3)"])
+    with pytest.raises(BenchError, match="--methods bm25-file,bm25-window"):
+        runner.check()
+
+
+def test_end_to_end_json_is_deterministic(
+    history: tuple[Repo, dict[str, str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, shas = history
+    script = _load_script()
+    args = ["--repo", str(repo.path), "--methods", "bm25-file,bm25-window", "--json"]
+    work = ["--work", str(tmp_path / "w")]
+    assert script.main([*args, "--budgets", "50,400", *work]) == 0
+    first = capsys.readouterr()
+    assert script.main([*args, "--budgets", "400,50", *work]) == 0  # reuses the clone
+    assert capsys.readouterr().out == first.out
+    assert script.main([*args, "--budgets", "400,50"]) == 0  # a temporary work tree
+    assert capsys.readouterr().out == first.out
+    payload = json.loads(first.out)
+    assert payload["cases"] == 2
+    assert payload["range"] == {"from": shas["root"], "to": shas["feature"], "since": None}
+    assert [d["sha"] for d in payload["details"]] == [shas["fix"], shas["feature"]]
+    assert set(payload["methods"]) == {"bm25-file", "bm25-window"}
+    for by_budget in payload["methods"].values():
+        assert by_budget["50"]["mean_tokens"] <= 50
+        assert by_budget["400"]["hit_rate"] == 1.0
+    assert "[2/2]" in first.err
+    assert (tmp_path / "w" / "repo" / ".git").is_dir()
+
+
+FAKE_CTXOPT = """#!{python}
+import json, pathlib, sys
+args = sys.argv[1:]
+with open({log!r}, "a") as log:
+    log.write(json.dumps(args) + "\\n")
+if "--help" in args:
+    sys.exit(0)
+if args[0] == "index":
+    print(json.dumps({{"files": 1}}))
+    sys.exit(0)
+root = pathlib.Path(args[args.index("--path") + 1])
+items = [
+    {{"file": "./src/" + p.name, "start_line": 1, "end_line": 4, "tokens": 30, "score": 1.0}}
+    for p in sorted((root / "src").glob("*.py"))
+]
+if args[0] == "pack":
+    budget = int(args[args.index("--budget") + 1])
+    print(json.dumps({{"chunks": items[: budget // 30], "tokens": 99}}))
+else:
+    print(json.dumps(items))
+"""
+
+
+@pytest.mark.parametrize("mode", ["pack", "query"])
+def test_ctxopt_contract_with_a_fake_cli(
+    history: tuple[Repo, dict[str, str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    mode: str,
+) -> None:
+    repo, _ = history
+    log = tmp_path / "calls.jsonl"
+    fake = tmp_path / "bin" / "ctxopt"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_CTXOPT.format(python=sys.executable, log=str(log)))
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    script = _load_script()
+    args = ["--repo", str(repo.path), "--methods", "ctxopt", "--mode", mode, "--json"]
+    assert script.main([*args, "--budgets", "30,100"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    calls = [json.loads(line) for line in log.read_text().splitlines()]
+    work = [c for c in calls if "--help" not in c]
+    assert [c[0] for c in work][:2] == ["index", mode]
+    assert work[0][2:] == ["--json", "--quiet"]
+    if mode == "pack":
+        assert work[1][-5:] == ["--budget", "30", "--compression", "none", "--json"]
+        assert len(work) == 2 * 3
+    else:
+        assert work[1][-3:] == ["-k", "400", "--json"]
+        assert len(work) == 2 * 2
+    fix = payload["details"][0]["results"]["ctxopt"]
+    # src/app.py sorts first: lines 1-4 cover gold lines 1, 2 and 4 of 1, 2, 4, 8, 9
+    assert fix["30"]["files_hit"] == ["src/app.py"]
+    assert fix["30"]["line_coverage"] == pytest.approx(3 / 5)
+    assert fix["30"]["tokens"] == 30
+    assert fix["100"]["tokens"] == 60
