@@ -57,6 +57,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--mode", choices=("pack", "query"), default="pack", help="ctxopt path.")
     parser.add_argument("--since", help="Only commits after this revision.")
     parser.add_argument("--work", type=Path, help="Folder for the work tree (default: temp).")
+    parser.add_argument(
+        "--runner",
+        choices=("cli", "library"),
+        default="cli",
+        help="Run ctxopt as the CLI (as users do) or in this process (faster, for tuning).",
+    )
     parser.add_argument("--json", action="store_true", help="Print one JSON object.")
     return parser.parse_args(argv)
 
@@ -75,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         mode=args.mode,
         since=args.since,
         work=args.work,
+        runner=args.runner,
     )
     try:
         report = run_benchmark(options, _progress)

@@ -10,6 +10,7 @@ from pathlib import Path
 from benchlib.corpus import BlobCache, Snapshot
 from benchlib.ctxopt_runner import CtxoptRunner
 from benchlib.gitutil import BenchError, resolve
+from benchlib.library_runner import LibraryRunner
 from benchlib.metrics import CaseScore, score_case
 from benchlib.mine import Case, mine_cases
 from benchlib.select import Span, fill_budget, rank_segments
@@ -30,6 +31,13 @@ class RunOptions:
     mode: str = "pack"
     since: str | None = None
     work: Path | None = None
+    runner: str = "cli"  # or "library": ctxopt in this process
+
+
+def _runner(options: RunOptions) -> CtxoptRunner | LibraryRunner:
+    if options.runner == "library":
+        return LibraryRunner(options.mode)
+    return CtxoptRunner(options.mode)
 
 
 @dataclass(frozen=True)
@@ -65,7 +73,7 @@ class _CaseRunner:
         self.options = options
         self.tree = tree
         self.cache = BlobCache()
-        self.ctxopt = CtxoptRunner(options.mode) if "ctxopt" in options.methods else None
+        self.ctxopt = _runner(options) if "ctxopt" in options.methods else None
         self.seconds: dict[str, float] = dict.fromkeys(options.methods, 0.0)
 
     def run(self, case: Case) -> CaseResult:
@@ -121,7 +129,7 @@ def run_benchmark(options: RunOptions, progress: Progress) -> BenchReport:
     """Mine the cases and score every method at every budget on each."""
     validate(options)
     if "ctxopt" in options.methods:
-        CtxoptRunner(options.mode).check()
+        _runner(options).check()
     head = resolve(options.repo, "HEAD")
     if options.since:
         resolve(options.repo, options.since)

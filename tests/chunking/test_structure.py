@@ -74,11 +74,12 @@ def test_chunk_over_500_lines_is_split():
     body = "".join(f"    x{i} = {i}\n" for i in range(1200))
     text = f"def huge():\n{body}    return 1\n"
     chunks = chunk_file("huge.py", text, "python").chunks
-    assert [c.name for c in chunks] == ["huge", "huge#2", "huge#3"]
-    assert all(c.end_line - c.start_line + 1 <= 500 for c in chunks)
+    assert [c.name for c in chunks[:3]] == ["huge", "huge#2", "huge#3"]
+    assert len(chunks) == 16
+    assert all(c.end_line - c.start_line + 1 <= 80 for c in chunks)
     assert chunks[0].start_line == 1 and chunks[-1].end_line == 1202
     assert [c.start_line for c in chunks[1:]] == [c.end_line + 1 for c in chunks[:-1]]
-    assert len({c.id for c in chunks}) == 3
+    assert len({c.id for c in chunks}) == 16
 
 
 def test_file_without_declarations_is_one_module_chunk():
@@ -169,3 +170,17 @@ def test_test_kinds_by_path_and_name():
 
 def test_chunker_version_is_an_int():
     assert isinstance(CHUNKER_VERSION, int) and CHUNKER_VERSION >= 1
+
+
+def test_long_heavy_function_is_split_but_long_light_one_is_not():
+    heavy = "".join(
+        f"    value_{i} = compute_something_long(argument_{i}, other_{i})\n" for i in range(200)
+    )
+    light = "".join(f"    x{i} = {i}\n" for i in range(200))
+    heavy_chunks = chunk_file("h.py", f"def heavy():\n{heavy}", "python").chunks
+    light_chunks = chunk_file("l.py", f"def light():\n{light}", "python").chunks
+    assert [c.name for c in heavy_chunks] == ["heavy", "heavy#2", "heavy#3"]
+    assert (
+        heavy_chunks[1].docstring == "" and heavy_chunks[1].signature == heavy_chunks[0].signature
+    )
+    assert [c.name for c in light_chunks] == ["light"]

@@ -48,16 +48,28 @@ def test_named_chunks_come_first_even_with_low_score() -> None:
 
 
 def test_cap_per_file_unless_named() -> None:
-    hits = [hit("a.py", f"f{i}", 0.9 - i * 0.01, 10) for i in range(6)]
-    chosen = select(hits, SelectOptions(budget=10_000, max_chunks_per_file=3), fake_render)
-    assert len(chosen.chosen) == 3
+    crowd = [hit("a.py", f"f{i}", 0.9 - i * 0.01, 12) for i in range(6)]
+    others = [hit("b.py", f"g{i}", 0.5, 12) for i in range(3)]
+    budget = 6 * 12 + 2 * 24  # six entries and two file headers
+    chosen = select([*crowd, *others], SelectOptions(budget=budget), fake_render)
+    names = [c.hit.chunk.name for c in chosen.chosen]
+    assert sorted(names) == ["f0", "f1", "f2", "g0", "g1", "g2"]
     assert any("already 3 chunks" in reason for _, reason in chosen.dropped)
     named = select(
-        hits,
-        SelectOptions(budget=10_000, max_chunks_per_file=3, named_files=frozenset({"a.py"})),
+        [*crowd, *others],
+        SelectOptions(budget=budget, named_files=frozenset({"a.py"})),
         fake_render,
     )
-    assert len(named.chosen) == 6
+    assert sum(c.hit.chunk.path == "a.py" for c in named.chosen) > 3
+    assert not any("already" in reason for _, reason in named.dropped)
+
+
+def test_room_left_after_the_cap_goes_to_capped_files() -> None:
+    crowd = [hit("a.py", f"f{i}", 0.9 - i * 0.01, 10) for i in range(6)]
+    chosen = select(crowd, SelectOptions(budget=10_000), fake_render)
+    assert len(chosen.chosen) == 6
+    assert [c.why for c in chosen.chosen][3:] == ["room left after the per-file cap"] * 3
+    assert not any("already" in reason for _, reason in chosen.dropped)
 
 
 def test_near_duplicates_keep_the_higher_scored() -> None:

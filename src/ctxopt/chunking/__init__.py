@@ -18,7 +18,7 @@ from ctxopt.types import ChunkedFile, ChunkKind
 
 __all__ = ["CHUNKER_VERSION", "chunk_file", "read_source"]
 
-CHUNKER_VERSION = 2  # bump whenever chunk output changes
+CHUNKER_VERSION = 3  # bump whenever chunk output changes
 _CONFIG = frozenset({"yaml", "json", "toml"})
 
 

@@ -11,16 +11,39 @@ from ctxopt.chunking.symbols import code_facts, code_only
 from ctxopt.types import Chunk, ChunkKind
 
 BATCH_CHARS = 400_000
+PIECE_LINES = 80  # lines per piece of a split chunk
+HEAVY_LINES = 150  # a chunk longer than this ...
+HEAVY_CHARS = 6_000  # ... and heavier than this (about 1,500 tokens) is split
+
+
+def _piece_lines(draft: Draft, lines: list[str]) -> int | None:
+    """Lines per piece for a draft too long to retrieve or pack whole; None keeps it whole.
+
+    Over MAX_CHUNK_LINES lines it is always cut; a long and heavy body (many lines and
+    characters, so well over a thousand tokens) is cut into PIECE_LINES-line pieces too,
+    so retrieval can point at the part a task is about and a small budget can hold it.
+    """
+    if draft.summary_text is not None:
+        return None
+    count = draft.end - draft.start + 1
+    if count > MAX_CHUNK_LINES:
+        return PIECE_LINES
+    if count > HEAVY_LINES:
+        chars = sum(len(line) for line in lines[draft.start - 1 : draft.end])
+        if chars > HEAVY_CHARS:
+            return PIECE_LINES
+    return None
 
 
 def split_long(drafts: list[Draft], lines: list[str]) -> list[Draft]:
-    """Cut every draft over MAX_CHUNK_LINES lines into consecutive pieces (name#2, name#3...)."""
+    """Cut long drafts into consecutive pieces (name#2, name#3...)."""
     out: list[Draft] = []
     for draft in drafts:
-        if draft.summary_text is not None or draft.end - draft.start < MAX_CHUNK_LINES:
+        target = _piece_lines(draft, lines)
+        if target is None:
             out.append(draft)
             continue
-        pieces = split_range(lines, draft.start, draft.end, MAX_CHUNK_LINES)
+        pieces = split_range(lines, draft.start, draft.end, target)
         for number, (start, end) in enumerate(pieces, 1):
             suffix = f"#{number}" if number > 1 else ""
             out.append(

@@ -61,12 +61,16 @@ class _Batch:
 def load_existing(
     db: Path, embedder_name: str, *, full: bool
 ) -> tuple[dict[str, FileRecord], IndexMeta | None]:
-    """Stored file records and meta; a mismatched embedder or format needs --full."""
+    """Stored file records and meta; a mismatched embedder or format needs --full.
+
+    An index from an older chunker is rebuilt transparently (meta None): its chunks
+    would differ from what this version makes, and nothing else is lost.
+    """
     if full or not index_exists(db):
         return {}, None
     reader = IndexReader(db)
     meta = reader.meta()
-    if meta.format_version != schema.FORMAT_VERSION or meta.chunker_version != CHUNKER_VERSION:
+    if meta.format_version != schema.FORMAT_VERSION:
         raise IndexMismatchError(
             f"the index at {db} was written by another ctxopt version "
             f"(format {meta.format_version}); rebuild it with `ctxopt index --full`"
@@ -76,6 +80,8 @@ def load_existing(
             f"the index at {db} was built with embedder {meta.embedder!r}, not {embedder_name!r}; "
             "rebuild it with `ctxopt index --full` or pass the same --embedder"
         )
+    if meta.chunker_version != CHUNKER_VERSION:
+        return {}, None
     return reader.file_records(), meta
 
 

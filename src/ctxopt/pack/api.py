@@ -139,9 +139,7 @@ def build_pack(
         SelectOptions(
             budget=budget - fixed,
             max_chunks_per_file=settings.max_chunks_per_file,
-            named_files=frozenset(
-                h.chunk.path for h in hits if h.features.get("proximity", 0) >= 1
-            ),
+            named_files=focus_files(hits),
             start_fidelity=Fidelity.SIGNATURE if budget < SMALL_BUDGET else Fidelity.FULL,
         ),
         make_renderer(options.compression),  # type: ignore[arg-type]
@@ -175,6 +173,24 @@ def build_pack(
         warnings=tuple(warnings),
         stale=freshness.stale if not freshness.refreshed else 0,
     )
+
+
+FOCUS_FILES = 2  # at most this many files are exempt from the per-file cap ...
+FOCUS_SHARE = 0.8  # ... when their best chunk scores this close to the best hit
+
+
+def focus_files(hits: Sequence[ScoredChunk]) -> frozenset[str]:
+    """Files the per-file cap does not apply to: those the task names, and the few
+    files whose best chunk scores close to the best hit (the task is clearly about them)."""
+    named = {h.chunk.path for h in hits if h.features.get("proximity", 0) >= 1}
+    if not hits:
+        return frozenset(named)
+    best: dict[str, float] = {}
+    for hit in hits:
+        best.setdefault(hit.chunk.path, hit.score)
+    top = sorted(best, key=lambda p: -best[p])[:FOCUS_FILES]
+    named.update(p for p in top if best[p] >= FOCUS_SHARE * hits[0].score)
+    return frozenset(named)
 
 
 def _task_text(options: PackOptions) -> str:

@@ -1,0 +1,53 @@
+"""Run ctxopt in this process (warm, fast) instead of through its CLI, for tuning runs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from benchlib.select import Span, fill_budget, normalise_path
+
+QUERY_TOP_K = 400
+
+
+class LibraryRunner:
+    """The same selections as CtxoptRunner, through ctxopt's library calls."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+
+    def check(self) -> None:
+        import ctxopt.pack.api  # noqa: F401  (fails early when ctxopt is not installed)
+
+    def select(self, task: str, worktree: Path, budgets: Sequence[int]) -> dict[int, list[Span]]:
+        from ctxopt.config import load_settings
+        from ctxopt.index.build import build_index
+
+        settings = load_settings(worktree)
+        build_index(settings)
+        if self.mode == "query":
+            ranked = self._query(settings, task)
+            return {b: fill_budget(ranked, b) for b in budgets}
+        return {b: self._pack(settings, task, b) for b in budgets}
+
+    def _query(self, settings: object, task: str) -> list[Span]:
+        from ctxopt.retrieve.search import QueryOptions, search
+
+        result = search(settings, task, QueryOptions(k=QUERY_TOP_K))  # type: ignore[arg-type]
+        return [
+            Span(normalise_path(h.chunk.path), h.chunk.start_line, h.chunk.end_line,
+                 h.chunk.tokens, h.score)
+            for h in result.results
+        ]  # fmt: skip
+
+    def _pack(self, settings: object, task: str, budget: int) -> list[Span]:
+        from ctxopt.pack.api import PackOptions, build_pack
+
+        options = PackOptions(task=task, budget=budget, compression="none", refresh=False)
+        result = build_pack(settings, options)  # type: ignore[arg-type]
+        return [
+            Span(normalise_path(c.hit.chunk.path), c.hit.chunk.start_line, c.hit.chunk.end_line,
+                 c.tokens, c.hit.score)
+            for c in result.chosen
+            if c.fidelity.value == "full"
+        ]  # fmt: skip
