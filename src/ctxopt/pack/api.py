@@ -17,12 +17,14 @@ from ctxopt.pack.overview import structure_overview
 from ctxopt.pack.render import FORMATS, FileGroup, RenderInput, group_by_file, render
 from ctxopt.pack.select import Choice, Fidelity, Selection, SelectOptions, select
 from ctxopt.retrieve.api import ensure_fresh
+from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.retrieve.search import QueryOptions, QueryResult, search
 
 CANDIDATES = 300
 SMALL_BUDGET = 1000
 DEFAULT_BUDGET = 8000
+LOW_CONFIDENCE = 0.15  # below this share of the task's words found, the task passes through
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,7 @@ def build_pack(
     hits = _merge_hits(options.extra_hits, query.results)
     confidence = _confidence(query, hits)
     warnings: list[str] = []
-    if confidence < 0.3:
+    if confidence < LOW_CONFIDENCE:
         warnings.append(
             "no highly relevant code found; the task passes through with little context"
         )
@@ -134,12 +136,15 @@ def build_pack(
         )
     if budget < SMALL_BUDGET:
         warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
+    focus = focus_files(hits)
+    hits = [*hits, *_rest_of_files(reader, focus, hits)]
     selection = select(
-        hits if confidence >= 0.3 else [h for h in hits if h.named_by_task],
+        hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task],
         SelectOptions(
             budget=budget - fixed,
             max_chunks_per_file=settings.max_chunks_per_file,
-            named_files=focus_files(hits),
+            named_files=focus,
+            whole_files=tuple(sorted(focus, key=lambda p: _best_rank(hits, p))),
             start_fidelity=Fidelity.SIGNATURE if budget < SMALL_BUDGET else Fidelity.FULL,
         ),
         make_renderer(options.compression),  # type: ignore[arg-type]
@@ -175,7 +180,7 @@ def build_pack(
     )
 
 
-FOCUS_FILES = 2  # at most this many files are exempt from the per-file cap ...
+FOCUS_FILES = 3  # at most this many files are exempt from the per-file cap ...
 FOCUS_SHARE = 0.8  # ... when their best chunk scores this close to the best hit
 
 
@@ -191,6 +196,27 @@ def focus_files(hits: Sequence[ScoredChunk]) -> frozenset[str]:
     top = sorted(best, key=lambda p: -best[p])[:FOCUS_FILES]
     named.update(p for p in top if best[p] >= FOCUS_SHARE * hits[0].score)
     return frozenset(named)
+
+
+def _best_rank(hits: Sequence[ScoredChunk], path: str) -> int:
+    return next(i for i, h in enumerate(hits) if h.chunk.path == path)
+
+
+def _rest_of_files(
+    reader: IndexReader, paths: frozenset[str], hits: Sequence[ScoredChunk]
+) -> list[ScoredChunk]:
+    """The chunks of focus files that retrieval did not return, scored below their file."""
+    if not paths:
+        return []
+    seen = {h.chunk.id for h in hits}
+    floor = {p: min(h.score for h in hits if h.chunk.path == p) for p in paths}
+    return [
+        ScoredChunk(
+            chunk, round(floor[chunk.path] * 0.5, 5), {}, ("in a file the task is about",), {}
+        )
+        for chunk in CandidateSource(reader).in_files(paths)
+        if chunk.id not in seen
+    ]
 
 
 def _task_text(options: PackOptions) -> str:

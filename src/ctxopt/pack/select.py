@@ -21,6 +21,7 @@ DUPLICATE_SIMILARITY = 0.9
 DIVERSITY_DECAY = 0.85
 DENSITY_EXPONENT = 0.25  # tuned on the retrieval benchmark: 0.5 starved big changed functions
 MIN_ENTRY = 12  # no entry, not even a path, costs less than this
+UNCAPPED_REASONS = frozenset({"type used by picked code"})  # entries outside the per-file cap
 FILE_HEADER = 24  # a file's header line in the prompt, roughly
 TYPE_KINDS = (ChunkKind.CLASS, ChunkKind.INTERFACE, ChunkKind.TYPE)
 
@@ -60,6 +61,8 @@ class SelectOptions:
     max_chunks_per_file: int = 3
     named_files: frozenset[str] = frozenset()
     start_fidelity: Fidelity = Fidelity.FULL
+    whole_files: tuple[str, ...] = ()  # files to show whole when they take a small share
+    whole_share: float = 0.4  # ... of the budget at most
 
 
 _WORDS = re.compile(r"\w+")
@@ -124,6 +127,7 @@ class _Budget:
         self.render = render
         self.spent = 0
         self.per_file: Counter[str] = Counter()
+        self.headers: set[str] = set()  # files whose header is already paid for
         self.chosen: list[Choice] = []
         self.dropped: list[tuple[ScoredChunk, str]] = []
 
@@ -146,12 +150,14 @@ class _Budget:
             if fidelity != Fidelity.PATH and not content.strip():
                 self.dropped.append((hit, "nothing left after compression"))
                 return False
-            if fidelity != Fidelity.PATH and not self.per_file[hit.chunk.path]:
+            if fidelity != Fidelity.PATH and hit.chunk.path not in self.headers:
                 cost += FILE_HEADER  # the first chunk of a file also pays for its header
             if self.spent + cost <= self.options.budget:
                 self.chosen.append(Choice(hit, fidelity, content, cost, why))
                 self.spent += cost
-                self.per_file[hit.chunk.path] += 1
+                if why not in UNCAPPED_REASONS:
+                    self.per_file[hit.chunk.path] += 1
+                self.headers.add(hit.chunk.path)
                 return True
         if note:
             self.dropped.append((hit, "no room left even as a path"))
@@ -168,6 +174,7 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     )
     for hit in [h for h in pending if h.named_by_task]:
         state.try_add(hit, "named by the task")
+    _add_whole_files(state, [h for h in pending if not h.named_by_task])
     taken = {c.hit.chunk.id for c in state.chosen}
     pending = [h for h in pending if h.chunk.id not in taken]
     for hit in _types_used(state.chosen, pending):
@@ -197,6 +204,21 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
         state.try_add(best, "score")
     _fill_leftover(state, position)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
+
+
+def _add_whole_files(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
+    """The files the task is clearly about, whole and in line order, while they are cheap."""
+    chosen = {c.hit.chunk.id for c in state.chosen}
+    for path in state.options.whole_files:
+        rest = sorted(
+            (h for h in hits if h.chunk.path == path and h.chunk.id not in chosen),
+            key=lambda h: h.chunk.start_line,
+        )
+        size = sum(h.chunk.tokens for h in rest)
+        if not rest or state.spent + size > state.options.whole_share * state.options.budget:
+            continue
+        for hit in rest:
+            state.try_add(hit, "part of a file the task is about", Fidelity.FULL, note=False)
 
 
 def _fill_leftover(state: _Budget, position: dict[str, int]) -> None:
