@@ -8,9 +8,12 @@ from an already-chosen file counts a little less (diversity).
 
 from __future__ import annotations
 
+import bisect
+import heapq
+import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -73,20 +76,36 @@ def _shingles(text: str) -> set[str]:
 
 
 def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
-    """id -> id of the higher-scored chunk it duplicates (line-set Jaccard >= 0.9)."""
+    """id -> id of the higher-scored chunk it duplicates (line-set Jaccard >= 0.9).
+
+    Only chunks of similar size can reach 0.9, so each chunk is compared with the kept
+    chunks whose line-set size is within that ratio (found by bisection).
+    """
+    by_hash: dict[str, str] = {}
+    sizes: list[tuple[int, int]] = []  # (line-set size, index in kept), sorted
     kept: list[tuple[ScoredChunk, set[str]]] = []
     duplicate_of: dict[str, str] = {}
     for hit in hits:
+        if hit.chunk.content_hash in by_hash:
+            duplicate_of[hit.chunk.id] = by_hash[hit.chunk.content_hash]
+            continue
         lines = _shingles(hit.chunk.text)
-        for other, other_lines in kept:
-            if (
-                hit.chunk.content_hash == other.chunk.content_hash
-                or _jaccard(lines, other_lines) >= DUPLICATE_SIMILARITY
-            ):
-                duplicate_of[hit.chunk.id] = other.chunk.id
-                break
-        else:
-            kept.append((hit, lines))
+        low = bisect.bisect_left(sizes, (math.ceil(len(lines) * DUPLICATE_SIMILARITY), -1))
+        high = bisect.bisect_right(sizes, (int(len(lines) / DUPLICATE_SIMILARITY), len(kept)))
+        match = next(
+            (
+                kept[i][0]
+                for _, i in sizes[low:high]
+                if _jaccard(lines, kept[i][1]) >= DUPLICATE_SIMILARITY
+            ),
+            None,
+        )
+        if match is not None:
+            duplicate_of[hit.chunk.id] = match.chunk.id
+            continue
+        by_hash[hit.chunk.content_hash] = hit.chunk.id
+        bisect.insort(sizes, (len(lines), len(kept)))
+        kept.append((hit, lines))
     return duplicate_of
 
 
@@ -118,6 +137,8 @@ def floor_cost(chunk: Chunk, fidelity: Fidelity) -> int:
     """A cheap lower bound of an entry's cost, to skip rendering what cannot fit."""
     if fidelity == Fidelity.FULL:
         return chunk.tokens // 4 + MIN_ENTRY
+    if fidelity == Fidelity.SIGNATURE:
+        return len(chunk.signature) // 5 + MIN_ENTRY
     return MIN_ENTRY
 
 
@@ -184,15 +205,7 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
             taken.add(hit.chunk.id)
     pending = [h for h in pending if h.chunk.id not in taken]
     position = {h.chunk.id: i for i, h in enumerate(hits)}
-    while pending:
-        best = max(
-            pending,
-            key=lambda h: (
-                _priority(h, h.chunk.tokens, state.per_file[h.chunk.path]),
-                -position[h.chunk.id],
-            ),
-        )
-        pending.remove(best)
+    for best in _by_priority(pending, state, position):
         if state.spent + MIN_ENTRY > options.budget:
             state.dropped.append((best, "the budget is full"))
             continue
@@ -219,6 +232,28 @@ def _add_whole_files(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
             continue
         for hit in rest:
             state.try_add(hit, "part of a file the task is about", Fidelity.FULL, note=False)
+
+
+def _by_priority(
+    pending: Sequence[ScoredChunk], state: _Budget, position: dict[str, int]
+) -> Iterator[ScoredChunk]:
+    """Hits in priority order; a priority drops as its file gains chunks (lazy heap)."""
+
+    def key(hit: ScoredChunk) -> tuple[float, int]:
+        return (
+            -_priority(hit, hit.chunk.tokens, state.per_file[hit.chunk.path]),
+            position[hit.chunk.id],
+        )
+
+    heap = [(key(h), h.chunk.id, h) for h in pending]
+    heapq.heapify(heap)
+    while heap:
+        stored, ident, hit = heapq.heappop(heap)
+        current = key(hit)
+        if current != stored:
+            heapq.heappush(heap, (current, ident, hit))
+            continue
+        yield hit
 
 
 def _fill_leftover(state: _Budget, position: dict[str, int]) -> None:
