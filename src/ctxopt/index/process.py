@@ -6,6 +6,7 @@ import hashlib
 import multiprocessing
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from ctxopt.types import ChunkedFile, SourceFile
@@ -55,13 +56,54 @@ def _process_star(args: tuple[SourceFile, float]) -> ProcessedFile:
 def process_files(
     sources: Sequence[SourceFile], timeout_s: float, workers: int
 ) -> Iterator[ProcessedFile]:
-    """Process files in order, on a fork pool when there are many and workers > 1."""
+    """Process files in order, in worker processes when there are many and workers > 1.
+
+    A worker that dies (a parser crashing on a hostile file) costs only its files:
+    the rest go on in a new pool, and each file of the lost batch is retried alone,
+    falling back to line chunks if it kills its worker again.
+    """
     if workers <= 1 or len(sources) < POOL_THRESHOLD:
         for source in sources:
             yield process_file(source, timeout_s)
         return
+    done = 0
+    while done < len(sources):
+        try:
+            for result in _pool_map(sources[done:], timeout_s, workers):
+                yield result
+                done += 1
+        except BrokenProcessPool:
+            for source in sources[done : done + BATCH]:
+                yield _isolated(source, timeout_s)
+                done += 1
+
+
+BATCH = 16  # files a worker takes at a time
+
+
+def _pool_map(
+    sources: Sequence[SourceFile], timeout_s: float, workers: int
+) -> Iterator[ProcessedFile]:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+        jobs = ((source, timeout_s) for source in sources)
+        yield from pool.map(_process_star, jobs, chunksize=BATCH)
+
+
+def _isolated(source: SourceFile, timeout_s: float) -> ProcessedFile:
+    """One file in a worker of its own; line chunks if the parser kills that worker too."""
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=_context()) as pool:
+            return pool.submit(_process_star, (source, timeout_s)).result()
+    except BrokenProcessPool:
+        from ctxopt.chunking import chunk_file, read_source
+
+        text, decode_errors = read_source(source.abs_path)
+        fallback = chunk_file(source.path, text, "text", timeout_s=timeout_s)
+        chunked = ChunkedFile(fallback.chunks, "parser crashed", decode_errors)
+        return ProcessedFile(source, file_hash(source.abs_path), chunked)
+
+
+def _context() -> multiprocessing.context.BaseContext:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["ctxopt.chunking", "ctxopt.tokens"])
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        jobs = ((source, timeout_s) for source in sources)
-        yield from pool.map(_process_star, jobs, chunksize=16)
+    return context
