@@ -24,6 +24,8 @@ DUPLICATE_SIMILARITY = 0.9
 DIVERSITY_DECAY = 0.85
 DENSITY_EXPONENT = 0.25  # tuned on the retrieval benchmark: 0.5 starved big changed functions
 MIN_ENTRY = 12  # no entry, not even a path, costs less than this
+TYPE_SHARE = 0.05  # a used type is shown as a signature only if it costs at most this share
+MIN_TYPE_COST = 150  # ... or this many tokens
 UNCAPPED_REASONS = frozenset({"type used by picked code"})  # entries outside the per-file cap
 FILE_HEADER = 24  # a file's header line in the prompt, roughly
 TYPE_KINDS = (ChunkKind.CLASS, ChunkKind.INTERFACE, ChunkKind.TYPE)
@@ -160,9 +162,17 @@ class _Budget:
         )
 
     def try_add(
-        self, hit: ScoredChunk, why: str, lowest: Fidelity = Fidelity.PATH, *, note: bool = True
+        self,
+        hit: ScoredChunk,
+        why: str,
+        lowest: Fidelity = Fidelity.PATH,
+        *,
+        highest: Fidelity = Fidelity.FULL,
+        note: bool = True,
     ) -> bool:
-        start = FIDELITY_ORDER.index(self.options.start_fidelity)
+        start = max(
+            FIDELITY_ORDER.index(self.options.start_fidelity), FIDELITY_ORDER.index(highest)
+        )
         stop = FIDELITY_ORDER.index(lowest)
         for fidelity in FIDELITY_ORDER[start : stop + 1]:
             if self.spent + floor_cost(hit.chunk, fidelity) > self.options.budget:
@@ -198,9 +208,12 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     _add_whole_files(state, [h for h in pending if not h.named_by_task])
     taken = {c.hit.chunk.id for c in state.chosen}
     pending = [h for h in pending if h.chunk.id not in taken]
+    type_limit = max(MIN_TYPE_COST, int(TYPE_SHARE * options.budget))
     for hit in _types_used(state.chosen, pending):
-        if not state.capped(hit) and state.try_add(
-            hit, "type used by picked code", Fidelity.SIGNATURE
+        if state.capped(hit) or render(hit.chunk, Fidelity.SIGNATURE)[1] > type_limit:
+            continue  # a type that costs that much competes on its own score instead
+        if state.try_add(
+            hit, "type used by picked code", Fidelity.SIGNATURE, highest=Fidelity.SIGNATURE
         ):
             taken.add(hit.chunk.id)
     pending = [h for h in pending if h.chunk.id not in taken]
