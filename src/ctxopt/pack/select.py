@@ -29,6 +29,9 @@ MIN_TYPE_COST = 150  # ... or this many tokens
 UNCAPPED_REASONS = frozenset({"type used by picked code"})  # entries outside the per-file cap
 FILE_HEADER = 24  # a file's header line in the prompt, roughly
 TYPE_KINDS = (ChunkKind.CLASS, ChunkKind.INTERFACE, ChunkKind.TYPE)
+LEAD_COUNT = 5  # the best hits go in whole before the per-token ordering ...
+LEAD_SHARE = 0.75  # ... when they score this close to the best one ...
+LEAD_MAX_SHARE = 0.25  # ... and each takes at most this share of the budget
 
 
 class Fidelity(str, Enum):
@@ -206,6 +209,7 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     for hit in [h for h in pending if h.named_by_task]:
         state.try_add(hit, "named by the task")
     _add_whole_files(state, [h for h in pending if not h.named_by_task])
+    _add_leads(state, [h for h in pending if not h.named_by_task])
     taken = {c.hit.chunk.id for c in state.chosen}
     pending = [h for h in pending if h.chunk.id not in taken]
     type_limit = max(MIN_TYPE_COST, int(TYPE_SHARE * options.budget))
@@ -245,6 +249,21 @@ def _add_whole_files(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
             continue
         for hit in rest:
             state.try_add(hit, "part of a file the task is about", Fidelity.FULL, note=False)
+
+
+def _add_leads(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
+    """The few best hits, whole: a big function the task is about should not lose its place
+    to many small, weaker ones just because it costs more per token."""
+    if not hits:
+        return
+    chosen = {c.hit.chunk.id for c in state.chosen}
+    floor = LEAD_SHARE * max(h.score for h in hits)
+    leads = sorted(hits, key=lambda h: -h.score)[:LEAD_COUNT]
+    for hit in leads:
+        if hit.score < floor or hit.chunk.id in chosen or state.capped(hit):
+            continue
+        if hit.chunk.tokens <= LEAD_MAX_SHARE * state.options.budget:
+            state.try_add(hit, "score", Fidelity.FULL, note=False)
 
 
 def _by_priority(

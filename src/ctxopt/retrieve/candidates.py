@@ -28,6 +28,7 @@ class Candidate:
     similarity: float = 0.0
     entity_hits: set[str] = field(default_factory=set)
     graph_hits: set[str] = field(default_factory=set)
+    window: float = 0.0  # best overlapping line window's BM25, relative to the best window
 
 
 def chunk_from_row(row: dict[str, Any]) -> Chunk:

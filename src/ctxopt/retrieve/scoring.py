@@ -24,6 +24,7 @@ RRF_K = 60
 DEFAULT_WEIGHTS: dict[str, float] = {
     "fused": 0.10,  # reciprocal-rank fusion of the full-text, vector and entity lists
     "lexical": 0.30,  # BM25 score relative to the best hit
+    "window": 0.30,  # BM25 of the chunk's best line window in the top files
     "semantic": 0.0,  # cosine similarity with the task (0: the model is not even loaded)
     "symbol": 0.25,  # a name the task mentions
     "proximity": 0.20,  # a path or folder the task mentions
@@ -34,7 +35,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "language": 0.02,  # languages the task mentions
 }
 SOURCE_WEIGHTS = {"lexical": 1.0, "vector": 0.3, "entity": 1.0}
-SECONDARY_FACTOR = 0.5  # tests and docs, unless the task is about them
+SECONDARY_FACTOR = 0.8  # tests and docs, unless the task is about them
 RECENCY_HALF_LIFE = 90 * 86400
 
 LANGUAGE_WORDS = {
@@ -156,6 +157,7 @@ def features(candidate: Candidate, ctx: ScoringContext, best_lexical: float) -> 
     return {
         "fused": rrf(candidate),
         "lexical": candidate.lexical_score / best_lexical if best_lexical > 0 else 0.0,
+        "window": candidate.window,
         "semantic": max(0.0, candidate.similarity),
         "symbol": symbol_match(chunk, ctx.entities, task_words),
         "proximity": path_proximity(chunk.path, ctx.entities),
@@ -197,6 +199,8 @@ def reasons(candidate: Candidate, raw: Mapping[str, float]) -> tuple[str, ...]:
         out.append(f"vector #{candidate.vector_rank} (cos {candidate.similarity:.2f})")
     out.extend(sorted(candidate.entity_hits))
     out.extend(sorted(candidate.graph_hits))
+    if raw["window"] >= 0.5:
+        out.append(f"its lines gather the task's words ({raw['window']:.2f})")
     if raw["symbol"] >= 0.8:
         out.append("names a symbol in the task")
     if raw["proximity"] >= 0.6:

@@ -6,6 +6,7 @@ import fnmatch
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ctxopt.config import Settings
 from ctxopt.embed import STATIC_NAME
@@ -20,11 +21,15 @@ from ctxopt.retrieve.scoring import (
     merge_weights,
     score_candidates,
 )
+from ctxopt.retrieve.windows import Window, best_overlap, rank_windows
 from ctxopt.types import Chunk
 
 LEXICAL_POOL = 300
 VECTOR_POOL = 100
 EXPAND_TOP = 10
+WINDOW_FILES = 20  # files whose line windows are scored: those of the best first-pass hits
+WINDOW_KEEP = 0.3  # a chunk of those files joins the candidates from this window score on
+MAX_WINDOW_FILE_BYTES = 1_000_000
 TORCH_FREE = frozenset({STATIC_NAME})  # embedders cheap enough for the query path
 DOC_WORDS = frozenset({"doc", "docs", "documentation", "readme", "changelog", "guide"})
 
@@ -145,6 +150,8 @@ def search(
     )
     first = score_candidates(list(pool.values()), ctx, weights)
     expand(source, pool, first[:EXPAND_TOP], intent, graph.imports)
+    if weights.get("window", 0.0) > 0:
+        add_window_evidence(source, pool, first, task, settings.root)
     ranked = score_candidates(list(pool.values()), ctx, weights)
     ranked = [s for s in ranked if _glob_ok(s.chunk.path, options.globs)]
     return QueryResult(
@@ -155,6 +162,50 @@ def search(
         candidates=len(pool),
         embedder=meta.embedder,
     )
+
+
+def add_window_evidence(
+    source: CandidateSource,
+    pool: dict[str, Candidate],
+    first: Sequence[ScoredChunk],
+    task: str,
+    root: Path,
+) -> None:
+    """Score line windows of the first pass's top files; every chunk of those files gets its
+    best overlapping window's score, and the chunks with a good one join the candidates."""
+    paths = list(dict.fromkeys(hit.chunk.path for hit in first))[:WINDOW_FILES]
+    files = {path: lines for path in paths if (lines := _read_lines(root / path)) is not None}
+    windows = rank_windows(task, files)
+    if not windows:
+        return
+    best = windows[0].score
+    by_path: dict[str, list[Window]] = {}
+    for window in windows:
+        by_path.setdefault(window.path, []).append(window)
+    for chunk in source.in_files(files):
+        found = by_path.get(chunk.path)
+        if not found or not _shows_its_lines(chunk):
+            continue
+        score = round(best_overlap(found, chunk.path, chunk.start_line, chunk.end_line) / best, 4)
+        if chunk.id in pool:
+            pool[chunk.id].window = score
+        elif score >= WINDOW_KEEP:
+            _add(pool, chunk).window = score
+
+
+def _shows_its_lines(chunk: Chunk) -> bool:
+    """False for summaries (a class shown as its member list) that span more than they show."""
+    span = chunk.end_line - chunk.start_line + 1
+    return chunk.text.count("\n") + 1 >= span // 2
+
+
+def _read_lines(path: Path) -> list[str] | None:
+    try:
+        if path.stat().st_size > MAX_WINDOW_FILE_BYTES:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
 
 
 def _names_docs(entities: Entities) -> bool:

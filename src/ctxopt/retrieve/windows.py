@@ -1,0 +1,113 @@
+"""Where in a file the task's words gather: BM25 over overlapping line windows (pure).
+
+Chunk-level full-text search favours short chunks (an import block that names two of the
+task's words outranks the function that uses all of them).  Scoring fixed-size line windows
+of the files retrieval already points at tells which stretch of each file the task is about,
+whatever the chunk sizes; a chunk then gets the score of the best window it overlaps.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ctxopt.index.schema import split_identifier
+from ctxopt.retrieve.entities import STOPWORDS
+
+WINDOW_LINES = 60
+WINDOW_STRIDE = 30
+K1 = 1.2
+B = 0.75
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Window:
+    path: str
+    start_line: int  # 1-based, inclusive
+    end_line: int
+    score: float
+
+
+def terms_of(text: str) -> list[str]:
+    """Lower-cased words and the parts of compound identifiers, without stop words."""
+    out: list[str] = []
+    for word in _WORD.findall(text):
+        parts = split_identifier(word)
+        whole = word.lower()
+        if len(parts) > 1:
+            out.append(whole)
+        out.extend(parts or [whole])
+    return [t for t in out if len(t) > 1 and t not in STOPWORDS]
+
+
+def task_terms(task: str) -> frozenset[str]:
+    return frozenset(terms_of(task))
+
+
+@dataclass
+class _WindowStats:
+    path: str
+    start_line: int
+    end_line: int
+    length: int
+    counts: Counter[str]
+
+
+def _windows_of(path: str, lines: Sequence[str], wanted: frozenset[str]) -> list[_WindowStats]:
+    per_line: list[tuple[int, Counter[str]]] = []
+    for line in lines:
+        found = terms_of(line)
+        per_line.append((len(found), Counter(t for t in found if t in wanted)))
+    starts = list(range(0, max(1, len(lines) - WINDOW_LINES + WINDOW_STRIDE), WINDOW_STRIDE))
+    out: list[_WindowStats] = []
+    for start in starts:
+        end = min(len(lines), start + WINDOW_LINES)
+        counts: Counter[str] = Counter()
+        length = 0
+        for n, found_here in per_line[start:end]:
+            length += n
+            counts.update(found_here)
+        out.append(_WindowStats(path, start + 1, end, length, counts))
+    return out
+
+
+def rank_windows(task: str, files: Mapping[str, Sequence[str]]) -> list[Window]:
+    """Windows of the files with a positive BM25 score for the task, best first.
+
+    Document frequencies come from these files' windows only: the files retrieval picked,
+    so a word common to all of them weighs little.
+    """
+    wanted = task_terms(task)
+    if not wanted:
+        return []
+    stats = [w for path, lines in files.items() for w in _windows_of(path, lines, wanted)]
+    if not stats:
+        return []
+    average = sum(w.length for w in stats) / len(stats) or 1.0
+    frequency: Counter[str] = Counter(t for w in stats for t in w.counts)
+    idf = {t: math.log(1.0 + (len(stats) - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+    ranked: list[Window] = []
+    for w in stats:
+        norm = K1 * (1.0 - B + B * w.length / average)
+        score = sum(idf[t] * tf * (K1 + 1.0) / (tf + norm) for t, tf in w.counts.items())
+        if score > 0:
+            ranked.append(Window(w.path, w.start_line, w.end_line, score))
+    ranked.sort(key=lambda w: (-w.score, w.path, w.start_line))
+    return ranked
+
+
+def best_overlap(windows: Iterable[Window], path: str, start_line: int, end_line: int) -> float:
+    """The highest score among the windows of path that overlap the line range (0 if none)."""
+    return max(
+        (
+            w.score
+            for w in windows
+            if w.path == path and w.start_line <= end_line and start_line <= w.end_line
+        ),
+        default=0.0,
+    )
