@@ -62,8 +62,13 @@ class CtxoptRunner:
         payload = self._json([*args, "--compression", "none", "--json"])
         if not isinstance(payload, dict) or not isinstance(payload.get("chunks"), list):
             raise BenchError("ctxopt pack --json printed no `chunks` list")
-        # Only entries shown in full count: a signature, stub or path does not show the lines.
-        return [_span(c) for c in payload["chunks"] if c.get("fidelity", "full") == "full"]
+        # Only lines shown verbatim count: a whole chunk, or the lines of an excerpt; a
+        # signature, stub or path does not show the lines.
+        return [
+            _span(c, shown=True)
+            for c in payload["chunks"]
+            if c.get("fidelity", "full") in ("full", "excerpt")
+        ]
 
     def query(self, task: str, worktree: Path) -> list[Span]:
         args = ["query", task, "--path", str(worktree), "-k", str(QUERY_TOP_K), "--json"]
@@ -89,12 +94,13 @@ class CtxoptRunner:
         return done
 
 
-def _span(item: Any) -> Span:
+def _span(item: Any, *, shown: bool = False) -> Span:
     try:
+        start, end = (shown and item.get("shown_lines")) or (item["start_line"], item["end_line"])
         return Span(
             normalise_path(str(item["file"])),
-            int(item["start_line"]),
-            int(item["end_line"]),
+            int(start),
+            int(end),
             int(item["tokens"]),
             float(item.get("score", 0.0)),
         )

@@ -8,6 +8,7 @@ from pathlib import Path
 from benchlib.select import Span, fill_budget, normalise_path
 
 QUERY_TOP_K = 400
+SHOWN_IN_FULL = ("full", "excerpt")  # fidelities whose lines (shown_lines) appear verbatim
 
 
 class LibraryRunner:
@@ -46,8 +47,7 @@ class LibraryRunner:
         options = PackOptions(task=task, budget=budget, compression="none", refresh=False)
         result = build_pack(settings, options)  # type: ignore[arg-type]
         return [
-            Span(normalise_path(c.hit.chunk.path), c.hit.chunk.start_line, c.hit.chunk.end_line,
-                 c.tokens, c.hit.score)
+            Span(normalise_path(c.hit.chunk.path), c.start_line, c.end_line, c.tokens, c.hit.score)
             for c in result.chosen
-            if c.fidelity.value == "full"
+            if c.fidelity.value in SHOWN_IN_FULL
         ]  # fmt: skip

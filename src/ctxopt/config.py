@@ -46,7 +46,7 @@ class Settings:
     reserve: float = 0.2
     compression: str = "light"  # none | light | medium | aggressive
     format: str = "markdown"  # markdown | xml | plain
-    max_chunks_per_file: int = 3
+    max_chunks_per_file: int = 8
     top_k: int = 10
     weights: tuple[tuple[str, float], ...] = ()  # retrieval weight overrides, sorted by name
     sources: tuple[tuple[str, str], ...] = ()  # field -> source

@@ -20,7 +20,9 @@ def hit(path: str, name: str, score: float, tokens: int, *, text: str | None = N
     return ScoredChunk(chunk, score, {}, (), {"symbol": 1.0 if named else 0.0})
 
 
-def fake_render(chunk: Chunk, fidelity: Fidelity) -> tuple[str, int]:
+def fake_render(
+    chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
+) -> tuple[str, int]:
     costs = {
         Fidelity.FULL: chunk.tokens,
         Fidelity.SIGNATURE: 20,

@@ -46,7 +46,7 @@ def pack(
         bool, typer.Option("--no-overview", help="No repository structure section.")
     ] = False,
     max_chunks_per_file: Annotated[
-        int | None, typer.Option("--max-chunks-per-file", help="Cap per file (default 3).")
+        int | None, typer.Option("--max-chunks-per-file", help="Cap per file (default 8).")
     ] = None,
     diff: Annotated[
         str | None,

@@ -24,6 +24,7 @@ def pack_json(result: PackResult) -> dict[str, Any]:
                 "file": c.hit.chunk.path,
                 "start_line": c.hit.chunk.start_line,
                 "end_line": c.hit.chunk.end_line,
+                "shown_lines": [c.start_line, c.end_line],
                 "name": c.hit.chunk.qualified_name or c.hit.chunk.name,
                 "kind": c.hit.chunk.kind.value,
                 "tokens": c.tokens,

@@ -2,18 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ctxopt import tokens
 from ctxopt.pack.compress import Level, compress, signature_stub
-from ctxopt.pack.select import Fidelity
+from ctxopt.pack.compress.markers import marker
+from ctxopt.pack.select import Fidelity, Render
 from ctxopt.types import Chunk
 
 ENTRY_OVERHEAD = 12  # label line and code fence around each entry (select.MIN_ENTRY)
 
 
-def chunk_content(chunk: Chunk, fidelity: Fidelity, level: Level) -> str:
+def excerpt_content(chunk: Chunk, lines: tuple[int, int], level: Level) -> str:
+    """The chunk's first line, then lines first..last, with markers for what is left out."""
+    first, last = lines
+    rows = chunk.text.split("\n")
+    body = "\n".join(rows[first - chunk.start_line : last - chunk.start_line + 1])
+    shown = compress(body, chunk.language, level, start_line=first)
+    body_rows = [r for r in body.split("\n") if r.strip()] or [""]
+    indent = body_rows[0][: len(body_rows[0]) - len(body_rows[0].lstrip())]
+    parts: list[str] = []
+    if first > chunk.start_line:
+        parts.append(rows[0])
+        if first > chunk.start_line + 1:
+            parts.append(marker(chunk.start_line + 1, first - 1, chunk.language, indent))
+    parts.append(shown)
+    if last < chunk.end_line:
+        parts.append(marker(last + 1, chunk.end_line, chunk.language, indent))
+    return "\n".join(parts)
+
+
+def chunk_content(
+    chunk: Chunk, fidelity: Fidelity, level: Level, lines: tuple[int, int] | None = None
+) -> str:
     """What the prompt shows of a chunk at a fidelity (never raises)."""
+    if fidelity == Fidelity.EXCERPT and lines is not None:
+        return excerpt_content(chunk, lines, level)
     if fidelity == Fidelity.FULL:
         return compress(chunk.text, chunk.language, level, start_line=chunk.start_line)
     if fidelity == Fidelity.SIGNATURE:
@@ -26,14 +48,16 @@ def chunk_content(chunk: Chunk, fidelity: Fidelity, level: Level) -> str:
     return ""
 
 
-def make_renderer(level: Level) -> Callable[[Chunk, Fidelity], tuple[str, int]]:
-    """A cached (chunk, fidelity) -> (content, token cost) function for selection."""
-    cache: dict[tuple[str, Fidelity], tuple[str, int]] = {}
+def make_renderer(level: Level) -> Render:
+    """A cached (chunk, fidelity, lines) -> (content, token cost) function for selection."""
+    cache: dict[tuple[str, Fidelity, tuple[int, int] | None], tuple[str, int]] = {}
 
-    def render(chunk: Chunk, fidelity: Fidelity) -> tuple[str, int]:
-        key = (chunk.id, fidelity)
+    def render(
+        chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
+    ) -> tuple[str, int]:
+        key = (chunk.id, fidelity, lines)
         if key not in cache:
-            content = chunk_content(chunk, fidelity, level)
+            content = chunk_content(chunk, fidelity, level, lines)
             place = f"{chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.qualified_name}"
             cost = tokens.count(content or place) + ENTRY_OVERHEAD
             cache[key] = (content, cost)

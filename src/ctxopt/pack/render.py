@@ -26,7 +26,7 @@ class FileGroup:
 
     @property
     def ranges(self) -> str:
-        return ", ".join(f"{c.hit.chunk.start_line}-{c.hit.chunk.end_line}" for c in self.choices)
+        return ", ".join(f"{c.start_line}-{c.end_line}" for c in self.choices)
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,7 @@ def group_by_file(choices: Sequence[Choice], order: str = "relevance") -> list[F
         paths = paths[0::2] + paths[1::2][::-1]
     groups = []
     for path in paths:
-        ordered = sorted(
-            by_file[path], key=lambda c: (c.hit.chunk.start_line, c.hit.chunk.end_line)
-        )
+        ordered = sorted(by_file[path], key=lambda c: (c.start_line, c.end_line))
         groups.append(FileGroup(path, ordered[0].hit.chunk.language, tuple(ordered)))
     return groups
 
@@ -173,6 +171,8 @@ def _label(choice: Choice) -> str:
     chunk = choice.hit.chunk
     name = chunk.qualified_name or chunk.name or chunk.kind.value
     shown = "" if choice.fidelity == Fidelity.FULL else f", {choice.fidelity.value} only"
+    if choice.fidelity == Fidelity.EXCERPT:
+        shown = f", lines {choice.start_line}-{choice.end_line} shown"
     return f"{chunk.kind.value} {name} (lines {chunk.start_line}-{chunk.end_line}{shown})"
 
 

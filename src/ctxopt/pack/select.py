@@ -13,9 +13,10 @@ import heapq
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Protocol
 
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.types import Chunk, ChunkKind
@@ -36,12 +37,20 @@ LEAD_MAX_SHARE = 0.25  # ... and each takes at most this share of the budget
 
 class Fidelity(str, Enum):
     FULL = "full"
+    EXCERPT = "excerpt"  # the stretch of a long chunk the task's words gather in
     SIGNATURE = "signature"  # signature and docstring, or a class summary
     STUB = "stub"  # one line
     PATH = "path"  # only named in the list of other relevant places
 
 
-FIDELITY_ORDER = (Fidelity.FULL, Fidelity.SIGNATURE, Fidelity.STUB, Fidelity.PATH)
+FIDELITY_ORDER = (
+    Fidelity.FULL,
+    Fidelity.EXCERPT,
+    Fidelity.SIGNATURE,
+    Fidelity.STUB,
+    Fidelity.PATH,
+)
+EXCERPT_SAVING = 1.5  # an excerpt only stands in for a chunk this many times its length
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,15 @@ class Choice:
     content: str
     tokens: int  # cost of this entry in the rendered prompt
     why: str  # "named by the task", "type used by picked code", "score"
+    lines: tuple[int, int] | None = None  # the original lines shown in full, if not all
+
+    @property
+    def start_line(self) -> int:
+        return self.lines[0] if self.lines else self.hit.chunk.start_line
+
+    @property
+    def end_line(self) -> int:
+        return self.lines[1] if self.lines else self.hit.chunk.end_line
 
 
 @dataclass(frozen=True)
@@ -60,7 +78,24 @@ class Selection:
     spent: int
 
 
-Render = Callable[[Chunk, Fidelity], tuple[str, int]]  # content and its token cost
+class Render(Protocol):
+    """Content of a chunk at a fidelity (lines: the excerpt's) and its token cost."""
+
+    def __call__(
+        self, chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
+    ) -> tuple[str, int]: ...
+
+
+def excerpt_lines(hit: ScoredChunk) -> tuple[int, int] | None:
+    """The lines an excerpt of the hit shows, when it has some and they save enough."""
+    if hit.focus_lines is None:
+        return None
+    chunk = hit.chunk
+    first, last = hit.focus_lines
+    span = chunk.end_line - chunk.start_line + 1
+    if chunk.text.count("\n") + 1 != span or span < EXCERPT_SAVING * (last - first + 1):
+        return None
+    return first, last
 
 
 @dataclass(frozen=True)
@@ -138,10 +173,13 @@ def _types_used(chosen: Sequence[Choice], hits: Sequence[ScoredChunk]) -> list[S
     ]  # fmt: skip
 
 
-def floor_cost(chunk: Chunk, fidelity: Fidelity) -> int:
+def floor_cost(chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None) -> int:
     """A cheap lower bound of an entry's cost, to skip rendering what cannot fit."""
     if fidelity == Fidelity.FULL:
         return chunk.tokens // 4 + MIN_ENTRY
+    if fidelity == Fidelity.EXCERPT and lines is not None:
+        share = (lines[1] - lines[0] + 1) / (chunk.end_line - chunk.start_line + 1)
+        return int(chunk.tokens * share) // 4 + MIN_ENTRY
     if fidelity == Fidelity.SIGNATURE:
         return len(chunk.signature) // 5 + MIN_ENTRY
     return MIN_ENTRY
@@ -178,16 +216,19 @@ class _Budget:
         )
         stop = FIDELITY_ORDER.index(lowest)
         for fidelity in FIDELITY_ORDER[start : stop + 1]:
-            if self.spent + floor_cost(hit.chunk, fidelity) > self.options.budget:
+            lines = excerpt_lines(hit) if fidelity == Fidelity.EXCERPT else None
+            if fidelity == Fidelity.EXCERPT and lines is None:
                 continue
-            content, cost = self.render(hit.chunk, fidelity)
+            if self.spent + floor_cost(hit.chunk, fidelity, lines) > self.options.budget:
+                continue
+            content, cost = self.render(hit.chunk, fidelity, lines)
             if fidelity != Fidelity.PATH and not content.strip():
                 self.dropped.append((hit, "nothing left after compression"))
                 return False
             if fidelity != Fidelity.PATH and hit.chunk.path not in self.headers:
                 cost += FILE_HEADER  # the first chunk of a file also pays for its header
             if self.spent + cost <= self.options.budget:
-                self.chosen.append(Choice(hit, fidelity, content, cost, why))
+                self.chosen.append(Choice(hit, fidelity, content, cost, why, lines))
                 self.spent += cost
                 if why not in UNCAPPED_REASONS:
                     self.per_file[hit.chunk.path] += 1
@@ -264,6 +305,8 @@ def _add_leads(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
             continue
         if hit.chunk.tokens <= LEAD_MAX_SHARE * state.options.budget:
             state.try_add(hit, "score", Fidelity.FULL, note=False)
+        elif excerpt_lines(hit) is not None:
+            state.try_add(hit, "score", Fidelity.EXCERPT, highest=Fidelity.EXCERPT, note=False)
 
 
 def _by_priority(

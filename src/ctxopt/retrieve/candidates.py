@@ -29,6 +29,7 @@ class Candidate:
     entity_hits: set[str] = field(default_factory=set)
     graph_hits: set[str] = field(default_factory=set)
     window: float = 0.0  # best overlapping line window's BM25, relative to the best window
+    window_lines: tuple[int, int] | None = None  # that window, clipped to the chunk
 
 
 def chunk_from_row(row: dict[str, Any]) -> Chunk:

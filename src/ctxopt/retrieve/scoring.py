@@ -67,6 +67,7 @@ class ScoredChunk:
     factors: dict[str, float]  # factor -> weighted contribution
     reasons: tuple[str, ...]
     features: dict[str, float]  # factor -> raw value in 0..1
+    focus_lines: tuple[int, int] | None = None  # the lines of it the task's words gather in
 
     @property
     def named_by_task(self) -> bool:
@@ -184,7 +185,12 @@ def score_candidates(
             score *= SECONDARY_FACTOR
         scored.append(
             ScoredChunk(
-                candidate.chunk, round(score, 5), contributions, reasons(candidate, raw), raw
+                candidate.chunk,
+                round(score, 5),
+                contributions,
+                reasons(candidate, raw),
+                raw,
+                candidate.window_lines,
             )
         )
     scored.sort(key=lambda s: (-s.score, s.chunk.path, s.chunk.start_line))

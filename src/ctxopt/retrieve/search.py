@@ -21,7 +21,7 @@ from ctxopt.retrieve.scoring import (
     merge_weights,
     score_candidates,
 )
-from ctxopt.retrieve.windows import Window, best_overlap, rank_windows
+from ctxopt.retrieve.windows import Window, best_window, rank_windows
 from ctxopt.types import Chunk
 
 LEXICAL_POOL = 300
@@ -180,17 +180,24 @@ def add_window_evidence(
         return
     best = windows[0].score
     by_path: dict[str, list[Window]] = {}
-    for window in windows:
-        by_path.setdefault(window.path, []).append(window)
+    for ranked in windows:
+        by_path.setdefault(ranked.path, []).append(ranked)
     for chunk in source.in_files(files):
         found = by_path.get(chunk.path)
         if not found or not _shows_its_lines(chunk):
             continue
-        score = round(best_overlap(found, chunk.path, chunk.start_line, chunk.end_line) / best, 4)
-        if chunk.id in pool:
-            pool[chunk.id].window = score
-        elif score >= WINDOW_KEEP:
-            _add(pool, chunk).window = score
+        window = best_window(found, chunk.path, chunk.start_line, chunk.end_line)
+        if window is None:
+            continue
+        score = round(window.score / best, 4)
+        if chunk.id not in pool and score < WINDOW_KEEP:
+            continue
+        candidate = _add(pool, chunk)
+        candidate.window = score
+        candidate.window_lines = (
+            max(chunk.start_line, window.start_line),
+            min(chunk.end_line, window.end_line),
+        )
 
 
 def _shows_its_lines(chunk: Chunk) -> bool:

@@ -101,6 +101,18 @@ def rank_windows(task: str, files: Mapping[str, Sequence[str]]) -> list[Window]:
     return ranked
 
 
+def best_window(
+    windows: Iterable[Window], path: str, start_line: int, end_line: int
+) -> Window | None:
+    """The best-scored window of path that overlaps the line range, or None."""
+    overlapping = [
+        w
+        for w in windows
+        if w.path == path and w.start_line <= end_line and start_line <= w.end_line
+    ]
+    return max(overlapping, key=lambda w: (w.score, -w.start_line), default=None)
+
+
 def best_overlap(windows: Iterable[Window], path: str, start_line: int, end_line: int) -> float:
     """The highest score among the windows of path that overlap the line range (0 if none)."""
     return max(
