@@ -44,7 +44,11 @@ def test_json_object(indexed_repo: Path, cli: CliRunner) -> None:
         "tokens",
         "score",
         "compressed",
+        "shown_lines",
     } <= set(chunk)
+    for entry in data["chunks"]:
+        first, last = entry["shown_lines"]
+        assert entry["start_line"] <= first <= last <= entry["end_line"]
     assert data["intent"] == "bug_fix"
 
 

@@ -29,7 +29,7 @@ VECTOR_POOL = 100
 EXPAND_TOP = 10
 WINDOW_FILES = 20  # files whose line windows are scored: those of the best first-pass hits
 WINDOW_KEEP = 0.3  # a chunk of those files joins the candidates from this window score on
-MAX_WINDOW_FILE_BYTES = 1_000_000
+MAX_WINDOW_FILE_BYTES = 150_000  # bigger files cost the query path more than they add
 TORCH_FREE = frozenset({STATIC_NAME})  # embedders cheap enough for the query path
 DOC_WORDS = frozenset({"doc", "docs", "documentation", "readme", "changelog", "guide"})
 

@@ -60,9 +60,13 @@ class _WindowStats:
 
 def _windows_of(path: str, lines: Sequence[str], wanted: frozenset[str]) -> list[_WindowStats]:
     per_line: list[tuple[int, Counter[str]]] = []
+    seen: dict[str, tuple[int, Counter[str]]] = {}  # lines repeat (braces, blank lines, imports)
     for line in lines:
-        found = terms_of(line)
-        per_line.append((len(found), Counter(t for t in found if t in wanted)))
+        stats = seen.get(line)
+        if stats is None:
+            found = terms_of(line)
+            stats = seen[line] = (len(found), Counter(t for t in found if t in wanted))
+        per_line.append(stats)
     starts = list(range(0, max(1, len(lines) - WINDOW_LINES + WINDOW_STRIDE), WINDOW_STRIDE))
     out: list[_WindowStats] = []
     for start in starts:
