@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 from ctxopt.pack.select import Fidelity, SelectOptions, near_duplicates, select
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.types import Chunk, ChunkKind
@@ -92,3 +94,14 @@ def test_types_used_by_picked_code_are_added() -> None:
     names = [c.hit.chunk.name for c in chosen.chosen]
     assert names[:2] == ["use_item", "Item"]
     assert chosen.chosen[1].fidelity == Fidelity.SIGNATURE
+
+
+def test_used_types_come_once_per_name_and_never_as_an_impl_block() -> None:
+    caller = hit("a.rs", "run", 0.9, 40, refs=("Value",))
+    impl = hit("b.rs", "Value", 0.8, 60, kind=ChunkKind.CLASS, text="impl Value {\n}")
+    impl = ScoredChunk(replace(impl.chunk, id="b.rs:impl", signature="impl Value"), 0.8, {}, (), {})
+    first = hit("c.rs", "Value", 0.5, 30, kind=ChunkKind.CLASS, text="pub enum Value {\n}")
+    second = hit("d.rs", "Value", 0.4, 30, kind=ChunkKind.CLASS, text="pub struct Value;")
+    chosen = select([caller, impl, first, second], SelectOptions(budget=10_000), fake_render)
+    typed = [c.hit.chunk.path for c in chosen.chosen if c.why == "type used by picked code"]
+    assert typed == ["c.rs"]

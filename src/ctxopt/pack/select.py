@@ -27,6 +27,7 @@ DENSITY_EXPONENT = 0.25  # tuned on the retrieval benchmark: 0.5 starved big cha
 MIN_ENTRY = 12  # no entry, not even a path, costs less than this
 TYPE_SHARE = 0.05  # a used type is shown as a signature only if it costs at most this share
 MIN_TYPE_COST = 150  # ... or this many tokens
+TYPES_BUDGET_SHARE = 0.15  # all used types together take at most this share
 UNCAPPED_REASONS = frozenset({"type used by picked code"})  # entries outside the per-file cap
 FILE_HEADER = 24  # a file's header line in the prompt, roughly
 TYPE_KINDS = (ChunkKind.CLASS, ChunkKind.INTERFACE, ChunkKind.TYPE)
@@ -109,6 +110,7 @@ class SelectOptions:
 
 
 _WORDS = re.compile(r"\w+")
+_IMPLEMENTATION = re.compile(r"\s*(?:unsafe\s+)?impl\b")
 
 
 def _shingles(text: str) -> set[str]:
@@ -165,12 +167,26 @@ def _priority(hit: ScoredChunk, tokens: int, per_file: int) -> float:
 
 
 def _types_used(chosen: Sequence[Choice], hits: Sequence[ScoredChunk]) -> list[ScoredChunk]:
+    """One definition per type name the chosen code references, the best-scored one; an
+    implementation block (Rust `impl X`) is not the type's definition."""
     used = {ref for c in chosen for ref in c.hit.chunk.references}
-    chosen_ids = {c.hit.chunk.id for c in chosen}
-    return [
-        h for h in hits
-        if h.chunk.kind in TYPE_KINDS and h.chunk.name in used and h.chunk.id not in chosen_ids
-    ]  # fmt: skip
+    chosen_names = {
+        c.hit.chunk.name
+        for c in chosen
+        if c.hit.chunk.kind in TYPE_KINDS and not _IMPLEMENTATION.match(c.hit.chunk.signature)
+    }
+    found: dict[str, ScoredChunk] = {}
+    for h in hits:
+        name = h.chunk.name
+        if (
+            h.chunk.kind in TYPE_KINDS
+            and name in used
+            and name not in chosen_names
+            and name not in found
+            and not _IMPLEMENTATION.match(h.chunk.signature)
+        ):
+            found[name] = h
+    return list(found.values())
 
 
 def floor_cost(chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None) -> int:
@@ -254,8 +270,10 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     taken = {c.hit.chunk.id for c in state.chosen}
     pending = [h for h in pending if h.chunk.id not in taken]
     type_limit = max(MIN_TYPE_COST, int(TYPE_SHARE * options.budget))
+    types_room = state.spent + int(TYPES_BUDGET_SHARE * options.budget)
     for hit in _types_used(state.chosen, pending):
-        if state.capped(hit) or render(hit.chunk, Fidelity.SIGNATURE)[1] > type_limit:
+        cost = render(hit.chunk, Fidelity.SIGNATURE)[1]
+        if state.capped(hit) or cost > type_limit or state.spent + cost > types_room:
             continue  # a type that costs that much competes on its own score instead
         if state.try_add(
             hit, "type used by picked code", Fidelity.SIGNATURE, highest=Fidelity.SIGNATURE
