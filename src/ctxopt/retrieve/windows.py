@@ -8,6 +8,7 @@ whatever the chunk sizes; a chunk then gets the score of the best window it over
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -37,12 +38,16 @@ def terms_of(text: str) -> list[str]:
     """Lower-cased words and the parts of compound identifiers, without stop words."""
     out: list[str] = []
     for word in _WORD.findall(text):
-        parts = split_identifier(word)
-        whole = word.lower()
-        if len(parts) > 1:
-            out.append(whole)
-        out.extend(parts or [whole])
-    return [t for t in out if len(t) > 1 and t not in STOPWORDS]
+        out.extend(_word_terms(word))
+    return out
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_terms(word: str) -> tuple[str, ...]:
+    parts = split_identifier(word)
+    whole = word.lower()
+    terms = [whole, *parts] if len(parts) > 1 else (parts or [whole])
+    return tuple(t for t in terms if len(t) > 1 and t not in STOPWORDS)
 
 
 def task_terms(task: str) -> frozenset[str]:
