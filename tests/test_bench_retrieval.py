@@ -154,10 +154,11 @@ def test_limit_takes_the_newest_cases(history: tuple[Repo, dict[str, str]]) -> N
 def test_gold_lines_are_pre_change_line_numbers(history: tuple[Repo, dict[str, str]]) -> None:
     repo, _ = history
     fix, feature = mine_cases(repo.path, 10).cases
-    # insertion after old line 1 -> anchors 1 and 2; line 4 modified; lines 8-9 removed
-    assert fix.gold == (GoldFile("src/app.py", (1, 2, 4, 8, 9)),)
-    # pure insertion after old line 3 -> the old lines around the insertion point
-    assert feature.gold == (GoldFile("src/util.py", (3, 4)),)
+    # insertion after old line 1 -> anchors 1 and 3 (line 2 is blank); line 4 modified;
+    # lines 8-9 removed
+    assert fix.gold == (GoldFile("src/app.py", (1, 3, 4, 8, 9)),)
+    # pure insertion after old line 3 (blank) -> the nearest code lines around the point
+    assert feature.gold == (GoldFile("src/util.py", (2, 4)),)
     assert feature.parent != fix.sha
 
 

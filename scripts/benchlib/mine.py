@@ -168,30 +168,44 @@ def gold_files(repo: Path, parent: str, sha: str, changes: list[Change]) -> tupl
     out = git(repo, "diff", "-U0", "-M", "--no-color", "--no-ext-diff", parent, sha, "--", *paths)
     hunks = [h for h in parse_unified_zero(out) if h.old_path in modified]
 
-    def old_length(path: str) -> int:
-        return _line_count(repo, parent, path)
+    def old_lines(path: str) -> list[str]:
+        return git(repo, "cat-file", "-p", f"{parent}:{path}").splitlines()
 
-    result = [_gold_lines(h, old_length) for h in hunks]
+    result = [_gold_lines(h, old_lines) for h in hunks]
     return tuple(sorted((g for g in result if g.lines), key=lambda g: g.path))
 
 
-def _gold_lines(hunks: FileHunks, old_length: Callable[[str], int]) -> GoldFile:
-    """Removed/modified old lines; for a pure insertion the old lines around the point."""
+def _gold_lines(hunks: FileHunks, old_lines: Callable[[str], list[str]]) -> GoldFile:
+    """The changed old lines that hold code, and for a pure insertion (or a change of blank
+    lines only) the nearest such line on either side of the point.
+
+    Blank lines are left out: they carry nothing to show, and a chunk-based pack never
+    shows the blank lines between definitions while a line window shows them for free.
+    """
+    text = old_lines(hunks.old_path)
+
+    def filled(n: int) -> bool:
+        return 1 <= n <= len(text) and bool(text[n - 1].strip())
+
     lines: set[int] = set()
-    length: int | None = None
     for start, count in hunks.old_ranges:
-        if count > 0:
-            lines.update(range(start, start + count))
+        changed = [n for n in range(start, start + count) if filled(n)]
+        if changed:
+            lines.update(changed)
             continue
-        if length is None:
-            length = old_length(hunks.old_path)
-        lines.update(n for n in (start, start + 1) if 1 <= n <= length)
+        before = start if count == 0 else start - 1  # the point is after `before`
+        after = before + 1 + count
+        lines.update(_nearest_filled(before, -1, filled, len(text)))
+        lines.update(_nearest_filled(after, 1, filled, len(text)))
     return GoldFile(hunks.old_path, tuple(sorted(lines)))
 
 
-def _line_count(repo: Path, rev: str, path: str) -> int:
-    text = git(repo, "cat-file", "-p", f"{rev}:{path}")
-    return len(text.splitlines())
+def _nearest_filled(line: int, step: int, filled: Callable[[int], bool], length: int) -> list[int]:
+    while 1 <= line <= length:
+        if filled(line):
+            return [line]
+        line += step
+    return []
 
 
 def examine(repo: Path, commit: Commit) -> tuple[Case | None, str]:

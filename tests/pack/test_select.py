@@ -105,3 +105,17 @@ def test_used_types_come_once_per_name_and_never_as_an_impl_block() -> None:
     chosen = select([caller, impl, first, second], SelectOptions(budget=10_000), fake_render)
     typed = [c.hit.chunk.path for c in chosen.chosen if c.why == "type used by picked code"]
     assert typed == ["c.rs"]
+
+
+def test_the_test_file_of_the_best_source_file_gets_its_best_chunk() -> None:
+    hits = [
+        hit("src/termui.py", "echo_via_pager", 0.9, 100),
+        *(hit(f"src/other{i}.py", f"helper{i}", 0.6, 40) for i in range(10)),
+        hit("tests/test_termui.py", "test_pager_falls_back", 0.2, 60),
+        hit("tests/test_termui.py", "test_unrelated", 0.1, 60),
+    ]
+    chosen = select(hits, SelectOptions(budget=700), fake_render)
+    why = {c.hit.chunk.name: c.why for c in chosen.chosen}
+    assert why.get("test_pager_falls_back") == "test of the code the task is about"
+    assert "test_unrelated" not in why
+    assert chosen.spent <= 700

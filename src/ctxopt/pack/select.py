@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
+from ctxopt.chunking.code import is_test_path
+from ctxopt.retrieve.companions import companion_tests
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.types import Chunk, ChunkKind
 
@@ -34,6 +36,8 @@ TYPE_KINDS = (ChunkKind.CLASS, ChunkKind.INTERFACE, ChunkKind.TYPE)
 LEAD_COUNT = 5  # the best hits go in whole before the per-token ordering ...
 LEAD_SHARE = 0.75  # ... when they score this close to the best one ...
 LEAD_MAX_SHARE = 0.25  # ... and each takes at most this share of the budget
+COMPANION_SOURCES = 2  # the best source files whose test file gets its best chunk in ...
+COMPANION_MAX_SHARE = 0.1  # ... when that chunk takes at most this share of the budget
 
 
 class Fidelity(str, Enum):
@@ -267,6 +271,7 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
         state.try_add(hit, "named by the task")
     _add_whole_files(state, [h for h in pending if not h.named_by_task])
     _add_leads(state, [h for h in pending if not h.named_by_task])
+    _add_companion_tests(state, [h for h in pending if not h.named_by_task])
     taken = {c.hit.chunk.id for c in state.chosen}
     pending = [h for h in pending if h.chunk.id not in taken]
     type_limit = max(MIN_TYPE_COST, int(TYPE_SHARE * options.budget))
@@ -325,6 +330,25 @@ def _add_leads(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
             state.try_add(hit, "score", Fidelity.FULL, note=False)
         elif excerpt_lines(hit) is not None:
             state.try_add(hit, "score", Fidelity.EXCERPT, highest=Fidelity.EXCERPT, note=False)
+
+
+def _add_companion_tests(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
+    """For the best source files, the best-scored chunk of their test file: a change usually
+    comes with a test next to the existing ones."""
+    chosen = {c.hit.chunk.id for c in state.chosen}
+    sources = list(dict.fromkeys(h.chunk.path for h in hits if not is_test_path(h.chunk.path)))
+    in_hits = {h.chunk.path for h in hits}
+    companions = companion_tests(sources[:COMPANION_SOURCES], in_hits)
+    for source in sources[:COMPANION_SOURCES]:
+        for test_path in companions.get(source, [])[:1]:
+            best = next(
+                (h for h in hits if h.chunk.path == test_path and h.chunk.id not in chosen),
+                None,
+            )
+            if best is None or best.chunk.tokens > COMPANION_MAX_SHARE * state.options.budget:
+                continue
+            if state.try_add(best, "test of the code the task is about", Fidelity.FULL, note=False):
+                chosen.add(best.chunk.id)
 
 
 def _by_priority(

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import fnmatch
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ctxopt.chunking.code import is_test_path
 from ctxopt.config import Settings
 from ctxopt.embed import STATIC_NAME
 from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
+from ctxopt.retrieve.companions import companion_tests
 from ctxopt.retrieve.entities import Entities, extract_entities, query_terms
 from ctxopt.retrieve.intent import Intent, IntentType, detect_intent
 from ctxopt.retrieve.scoring import (
@@ -28,6 +30,7 @@ LEXICAL_POOL = 300
 VECTOR_POOL = 100
 EXPAND_TOP = 10
 WINDOW_FILES = 20  # files whose line windows are scored: those of the best first-pass hits
+COMPANION_SOURCES = 3  # the best source files whose test files are scored as well
 WINDOW_KEEP = 0.3  # a chunk of those files joins the candidates from this window score on
 MAX_WINDOW_FILE_BYTES = 150_000  # bigger files cost the query path more than they add
 TORCH_FREE = frozenset({STATIC_NAME})  # embedders cheap enough for the query path
@@ -151,7 +154,7 @@ def search(
     first = score_candidates(list(pool.values()), ctx, weights)
     expand(source, pool, first[:EXPAND_TOP], intent, graph.imports)
     if weights.get("window", 0.0) > 0:
-        add_window_evidence(source, pool, first, task, settings.root)
+        add_window_evidence(source, pool, first, task, settings.root, files)
     ranked = score_candidates(list(pool.values()), ctx, weights)
     ranked = [s for s in ranked if _glob_ok(s.chunk.path, options.globs)]
     return QueryResult(
@@ -170,10 +173,15 @@ def add_window_evidence(
     first: Sequence[ScoredChunk],
     task: str,
     root: Path,
+    indexed: Iterable[str] = (),
 ) -> None:
-    """Score line windows of the first pass's top files; every chunk of those files gets its
-    best overlapping window's score, and the chunks with a good one join the candidates."""
+    """Score line windows of the first pass's top files and of the tests of the best source
+    files; every chunk of those files gets its best overlapping window's score, and the
+    chunks with a good one join the candidates."""
     paths = list(dict.fromkeys(hit.chunk.path for hit in first))[:WINDOW_FILES]
+    sources = [p for p in paths if not is_test_path(p)][:COMPANION_SOURCES]
+    for tests in companion_tests(sources, indexed).values():
+        paths.extend(t for t in tests[:1] if t not in paths)
     files = {path: lines for path in paths if (lines := _read_lines(root / path)) is not None}
     windows = rank_windows(task, files)
     if not windows:

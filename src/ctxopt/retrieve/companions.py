@@ -1,0 +1,51 @@
+"""The test files that go with a source file, found by name (pure).
+
+`termui.py` goes with `test_termui.py`, `command.go` with `command_test.go`, `merge.ts`
+with `merge.test.ts` or `test/merge.ts`, `Parser.java` with `ParserTest.java`.  A task
+that changes code usually changes or adds its test next to the existing ones, so the
+test file of the code a task is about is worth scoring too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import PurePosixPath
+
+from ctxopt.chunking.code import is_test_path
+
+_AFFIXES = re.compile(r"^tests?_|_tests?$|\.test$|\.spec$|_spec$|Tests?$|Spec$", re.IGNORECASE)
+
+
+def subject_stem(path: str) -> str:
+    """The file's stem without test affixes, lower-cased: the name of what it is about."""
+    return _AFFIXES.sub("", PurePosixPath(path).stem).lower()
+
+
+def companion_tests(sources: Iterable[str], paths: Iterable[str]) -> dict[str, list[str]]:
+    """For each source file, the test files among paths whose subject is its stem.
+
+    Several matches are ordered by how many folders they share with the source, then by path.
+    """
+    by_stem: dict[str, list[str]] = {}
+    for path in paths:
+        if is_test_path(path):
+            by_stem.setdefault(subject_stem(path), []).append(path)
+    found: dict[str, list[str]] = {}
+    for source in sources:
+        if is_test_path(source):
+            continue
+        stem = PurePosixPath(source).stem.lower()
+        tests = by_stem.get(stem, [])
+        if tests:
+            found[source] = sorted(tests, key=lambda t: (-_shared_folders(source, t), t))
+    return found
+
+
+def _shared_folders(a: str, b: str) -> int:
+    shared = 0
+    for x, y in zip(PurePosixPath(a).parts[:-1], PurePosixPath(b).parts[:-1], strict=False):
+        if x != y:
+            break
+        shared += 1
+    return shared
