@@ -35,7 +35,9 @@ class WorkTree:
             shutil.rmtree(self.work, ignore_errors=True)
 
     def prepare(self) -> None:
-        """Clone once; a clone left by an earlier run under --work is reused."""
+        """Clone once; a clone left by an earlier run under --work is reused, but not its
+        ctxopt index: every run starts from a fresh index, so its history (which incremental
+        updates it went through) cannot change the figures."""
         source = str(self.repo.resolve())
         if (self.path / ".git").is_dir():
             origin = git(self.path, "config", "remote.origin.url", check=False).strip()
@@ -43,6 +45,7 @@ class WorkTree:
                 raise BenchError(
                     f"{self.path} is a clone of {origin}, not {source}; pass another --work"
                 )
+            shutil.rmtree(self.path / INDEX_DIR, ignore_errors=True)
             return
         if self.path.exists() and any(self.path.iterdir()):
             raise BenchError(f"{self.path} exists and is not a git clone; pass another --work")
