@@ -113,3 +113,32 @@ def test_pool_and_serial_give_the_same_chunks(tmp_path: Path) -> None:
     b = build_index(pooled, embedder=HashEmbedder(), workers=2)
     assert a.chunks == b.chunks == 80
     assert chunk_paths(tmp_path / "serial") == chunk_paths(tmp_path / "pooled")
+
+
+def test_full_text_index_stays_in_step_with_the_rows_after_many_changes(tmp_path: Path) -> None:
+    from ctxopt.index.store import STALE_FTS_SHARE, stale_share
+    from ctxopt.retrieve.candidates import CandidateSource
+
+    repo = sample_repo(tmp_path / "changed")
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=1)
+    for path in sorted(repo.rglob("*.py"))[:4]:  # rewrite a good share of the chunks
+        path.write_text(path.read_text() + "\n\ndef audit_hook():\n    return 'audit'\n")
+    build_index(settings, embedder=HashEmbedder(), workers=1)
+
+    chunks = IndexReader(settings.db_path).dataset("chunks")
+    fts = next(i.name for i in chunks.describe_indices() if "Inverted" in str(i.type_url))
+    assert stale_share(chunks, fts) <= STALE_FTS_SHARE
+
+    fresh_repo = sample_repo(tmp_path / "fresh")
+    for path in sorted(fresh_repo.rglob("*.py"))[:4]:
+        path.write_text(path.read_text() + "\n\ndef audit_hook():\n    return 'audit'\n")
+    fresh = load_settings(fresh_repo)
+    build_index(fresh, embedder=HashEmbedder(), workers=1)
+
+    def ranking(db: Path) -> list[tuple[float, str, str]]:
+        """Scores and chunks, ties in path order (equal chunks of several files tie)."""
+        found = CandidateSource(IndexReader(db)).full_text("audit inventory storage", 10)
+        return sorted((-round(score, 2), c.path, c.name) for c, score in found)
+
+    assert ranking(settings.db_path) == ranking(fresh.db_path)

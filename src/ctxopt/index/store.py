@@ -195,11 +195,16 @@ class IndexWriter:
     def finish(self, *, rebuild_fts: bool) -> None:
         """Bring the full-text index up to date, compact, and drop old versions."""
         chunks = self._dataset(schema.CHUNKS)
-        has_fts = any("Inverted" in str(i.type_url) for i in chunks.describe_indices())
-        if (rebuild_fts or not has_fts) and chunks.count_rows():
+        fts = next(
+            (i.name for i in chunks.describe_indices() if "Inverted" in str(i.type_url)), None
+        )
+        if (rebuild_fts or fts is None) and chunks.count_rows():
             self._build_fts()
-        elif has_fts:
+        elif fts is not None:
             chunks.optimize.optimize_indices()
+            chunks = self._dataset(schema.CHUNKS)
+            if stale_share(chunks, fts) > STALE_FTS_SHARE:
+                self._build_fts()
         for name in (schema.CHUNKS, schema.FILES, schema.META, schema.GRAPH):
             dataset = self._dataset(name)
             if len(dataset.get_fragments()) > self.COMPACT_FRAGMENTS:
@@ -215,6 +220,22 @@ class IndexWriter:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*create_fts_index.*")
             table.create_fts_index("search", replace=True, with_position=False)
+
+
+STALE_FTS_SHARE = 0.05  # rebuild the full-text index once this share of its documents is stale
+
+
+def stale_share(chunks: Any, index_name: str) -> float:
+    """The share of the full-text index's documents that are no longer rows (replaced or
+    deleted chunks).  An index updated in place keeps counting them in its BM25 statistics,
+    so the same files would rank differently than after a fresh build."""
+    try:
+        stats = chunks.stats.index_stats(index_name)
+    except (ValueError, RuntimeError, OSError, KeyError):  # no stats: assume fresh
+        return 0.0
+    documents = sum(int(s.get("num_docs", 0)) for s in stats.get("segments", []))
+    rows = chunks.count_rows()
+    return max(0, documents - rows) / documents if documents else 0.0
 
 
 def now() -> float:
