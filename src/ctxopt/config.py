@@ -8,14 +8,14 @@ source is recorded ("default", "user:<path>", "repo:<path>", "env:CTXOPT_X",
 
 from __future__ import annotations
 
-import math
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ctxopt.config_values import CHECKS, LIST_FIELDS, parse_env
 from ctxopt.errors import UsageError
 
 if sys.version_info >= (3, 11):
@@ -25,11 +25,6 @@ else:  # pragma: no cover
 
 INDEX_DIR = ".ctxopt"
 ENV_PREFIX = "CTXOPT_"
-EMBEDDERS = ("static", "minilm")
-COMPRESSIONS = ("none", "light", "medium", "aggressive")
-FORMATS = ("markdown", "xml", "plain")
-LIST_FIELDS = ("include", "exclude")
-MAX_RESERVE = 0.9
 
 
 @dataclass(frozen=True)
@@ -62,92 +57,6 @@ class Settings:
 
 
 SETTABLE = tuple(f.name for f in fields(Settings) if f.name not in ("root", "sources", "warnings"))
-
-
-# --- value checks: each returns the clean value or raises ValueError with a reason -------------
-
-
-def _string(value: object) -> str:
-    if not isinstance(value, str) or not value:
-        raise ValueError("must be a non-empty string")
-    return value
-
-
-def _choice(options: tuple[str, ...]) -> Callable[[object], str]:
-    def check(value: object) -> str:
-        if value not in options:
-            raise ValueError(f"must be one of {', '.join(options)}")
-        return str(value)
-
-    return check
-
-
-def _int(low: int) -> Callable[[object], int]:
-    def check(value: object) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"must be an integer >= {low}")
-        return value
-
-    return check
-
-
-def _float(
-    low: float, high: float = math.inf, *, open_low: bool = False
-) -> Callable[[object], float]:
-    def check(value: object) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError("must be a number")
-        number = float(value)
-        too_low = number <= low if open_low else number < low
-        if too_low or number > high or not math.isfinite(number):
-            bounds = f"> {low:g}" if open_low else f"in [{low:g}, {high:g}]"
-            raise ValueError(f"must be a number {bounds}")
-        return number
-
-    return check
-
-
-def _strings(value: object) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise ValueError("must be a list of strings")
-    if not all(isinstance(item, str) and item for item in value):
-        raise ValueError("must be a list of non-empty strings")
-    return tuple(value)
-
-
-def _weights(value: object) -> tuple[tuple[str, float], ...]:
-    if not isinstance(value, Mapping):
-        raise ValueError("must be a table of name = number")
-    number = _float(-math.inf)
-    try:
-        return tuple(sorted((str(k), number(v)) for k, v in value.items()))
-    except ValueError:
-        raise ValueError("must map names to numbers") from None
-
-
-def _optional_string(value: object) -> str | None:
-    return None if value == "" else _string(value)
-
-
-CHECKS: dict[str, Callable[[object], Any]] = {
-    "db": _string,  # turned into a Path by _db_path
-    "include": _strings,
-    "exclude": _strings,
-    "max_file_bytes": _int(1),
-    "embedder": _choice(EMBEDDERS),
-    "parse_timeout": _float(0.0, open_low=True),
-    "budget": _int(1),
-    "model": _optional_string,
-    "reserve": _float(0.0, MAX_RESERVE),
-    "compression": _choice(COMPRESSIONS),
-    "format": _choice(FORMATS),
-    "max_chunks_per_file": _int(1),
-    "top_k": _int(1),
-    "weights": _weights,
-}
-INT_FIELDS = frozenset({"max_file_bytes", "budget", "max_chunks_per_file", "top_k"})
-FLOAT_FIELDS = frozenset({"parse_timeout", "reserve"})
-BOOL_FIELDS: frozenset[str] = frozenset()  # none yet; env parsing supports them
 
 
 # --- reading the layers ---------------------------------------------------------------------
@@ -214,40 +123,6 @@ def _file_values(source: str, table: Mapping[str, Any]) -> tuple[dict[str, Any],
     return values, warnings
 
 
-def _parse_env(name: str, text: str) -> object:
-    """An environment string read as the field's type."""
-    if name in LIST_FIELDS:
-        return tuple(part.strip() for part in text.split(",") if part.strip())
-    if name == "weights":
-        return _parse_weights(text)
-    if name in INT_FIELDS:
-        return int(text.strip())
-    if name in FLOAT_FIELDS:
-        return float(text.strip())
-    if name in BOOL_FIELDS:
-        return _parse_bool(text)
-    return text.strip()
-
-
-def _parse_weights(text: str) -> dict[str, float]:
-    weights: dict[str, float] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, sep, number = part.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"expected name=number, got {part!r}")
-        weights[key.strip()] = float(number)
-    return weights
-
-
-def _parse_bool(text: str) -> bool:
-    lowered = text.strip().lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off", ""):
-        return False
-    raise ValueError(f"expected true or false, got {text!r}")
-
-
 def _env_values(env: Mapping[str, str]) -> dict[str, tuple[str, object]]:
     """{field: (source, parsed value)} from CTXOPT_<FIELD> variables."""
     found: dict[str, tuple[str, object]] = {}
@@ -257,7 +132,7 @@ def _env_values(env: Mapping[str, str]) -> dict[str, tuple[str, object]]:
             continue
         source = f"env:{variable}"
         try:
-            found[name] = (source, _parse_env(name, env[variable]))
+            found[name] = (source, parse_env(name, env[variable]))
         except ValueError as exc:
             raise UsageError(f"{source}: cannot read {env[variable]!r}: {exc}") from None
     return found
@@ -306,7 +181,7 @@ def _flag_value(name: str, value: object) -> object:
     """Flags usually arrive typed; strings for non-string fields are read like env values."""
     if isinstance(value, str) and name not in ("db", "embedder", "model", "compression", "format"):
         try:
-            return _parse_env(name, value)
+            return parse_env(name, value)
         except ValueError as exc:
             raise UsageError(f"flag: cannot read {name} {value!r}: {exc}") from None
     return value
