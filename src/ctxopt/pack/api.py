@@ -145,6 +145,7 @@ def build_pack(
             max_chunks_per_file=settings.max_chunks_per_file,
             named_files=focus,
             whole_files=tuple(sorted(focus, key=lambda p: _best_rank(hits, p))),
+            whole_share=WHOLE_FILE_SHARE,
             start_fidelity=Fidelity.SIGNATURE if budget < SMALL_BUDGET else Fidelity.FULL,
         ),
         make_renderer(options.compression),  # type: ignore[arg-type]
@@ -182,6 +183,7 @@ def build_pack(
 
 FOCUS_FILES = 3  # at most this many files are exempt from the per-file cap ...
 FOCUS_SHARE = 0.8  # ... when their best chunk scores this close to the best hit
+WHOLE_FILE_SHARE = 0.4  # those files are shown whole while they take at most this share
 
 
 def focus_files(hits: Sequence[ScoredChunk]) -> frozenset[str]:
