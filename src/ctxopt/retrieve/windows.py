@@ -120,15 +120,3 @@ def best_window(
         if w.path == path and w.start_line <= end_line and start_line <= w.end_line
     ]
     return max(overlapping, key=lambda w: (w.score, -w.start_line), default=None)
-
-
-def best_overlap(windows: Iterable[Window], path: str, start_line: int, end_line: int) -> float:
-    """The highest score among the windows of path that overlap the line range (0 if none)."""
-    return max(
-        (
-            w.score
-            for w in windows
-            if w.path == path and w.start_line <= end_line and start_line <= w.end_line
-        ),
-        default=0.0,
-    )
