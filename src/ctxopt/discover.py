@@ -4,7 +4,8 @@ Inside a git work tree git's own listing is the ground truth; outside git the
 tree is walked with every .gitignore applied the way git applies them.  Both
 modes then honour .ctxoptignore files and the include/exclude globs, and skip
 binary, oversized, minified, generated, lock and vendored files with a reason.
-Only a stat and the first 8 KiB of each file are read.
+Only a stat and the first 8 KiB of each file are read.  The matching rules live in
+`ignore_rules` (ignore files) and `skip_rules` (skip reasons); this module walks.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import errno
 import os
 import posixpath
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,13 @@ from pathspec import GitIgnoreSpec
 
 from ctxopt.errors import UsageError
 from ctxopt.gitmeta import git_root, head_commit, last_commit_times, listed_files
+from ctxopt.ignore_rules import (
+    CTXOPT_IGNORE_FILE,
+    IGNORE_FILE,
+    IgnoreChain,
+    OwnIgnoreRules,
+    load_patterns,
+)
 from ctxopt.languages import FILENAMES, detect_language
 from ctxopt.skip_rules import VENDORED_DIRS, content_reason, name_reason, vendored_dir
 from ctxopt.types import Discovery, SkippedFile, SourceFile
@@ -28,56 +36,10 @@ from ctxopt.types import Discovery, SkippedFile, SourceFile
 __all__ = ["discover", "git_root", "head_commit", "last_commit_times"]
 
 INDEX_DIR = ".ctxopt"
-IGNORE_FILE = ".gitignore"
-CTXOPT_IGNORE_FILE = ".ctxoptignore"
 HEAD_BYTES = 8192
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)  # never block on a FIFO
 _LANGUAGES: dict[str, str] = {}
-
-
-_Pattern = tuple[bool, Callable[[str], object], bool]  # (ignores, match, ends with "/**")
-
-
-@dataclass(frozen=True)
-class _Chain:
-    """Ignore files of the folders above a path, outermost first.
-
-    Git's rule: the last matching pattern decides, deeper files after shallower
-    ones.  Patterns are matched one by one (not with GitIgnoreSpec.check_file,
-    whose priorities differ from git's for folders once folders are pruned).
-    """
-
-    files: tuple[tuple[str, tuple[_Pattern, ...]], ...] = ()
-
-    def extend(self, prefix: str, patterns: tuple[_Pattern, ...]) -> _Chain:
-        return _Chain((*self.files, (prefix, patterns))) if patterns else self
-
-    def ignores(self, rel: str, is_dir: bool = False) -> bool:
-        """True when the last matching pattern ignores rel (a folder when is_dir)."""
-        for prefix, patterns in reversed(self.files):
-            path = rel[len(prefix) :]
-            for ignores, match, inside_only in patterns:
-                # "docs/**" covers what is inside docs, not the folder docs itself
-                probe = path if not is_dir or inside_only else path + "/"
-                if match(probe) is not None:
-                    return ignores
-        return False
-
-
-def _load_patterns(path: str) -> tuple[_Pattern, ...]:
-    """The patterns of an ignore file, last first; () when unreadable or empty."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
-    except OSError:
-        return ()
-    patterns = GitIgnoreSpec.from_lines(lines).patterns
-    return tuple(
-        (bool(p.include), p.match_file, str(p.pattern).endswith("/**"))
-        for p in reversed(patterns)
-        if p.include is not None
-    )
 
 
 @dataclass
@@ -190,7 +152,7 @@ def _language(rel: str, extension: str) -> str:
 
 def _walk(collector: _Collector) -> None:
     """Outside git: walk the tree applying every .gitignore and .ctxoptignore, pruning early."""
-    stack: list[tuple[str, _Chain, _Chain]] = [("", _Chain(), _Chain())]
+    stack: list[tuple[str, IgnoreChain, IgnoreChain]] = [("", IgnoreChain(), IgnoreChain())]
     while stack:
         rel_dir, git_rules, own_rules = stack.pop()
         folder = f"{collector.root}/{rel_dir}" if rel_dir else collector.root
@@ -204,9 +166,9 @@ def _walk(collector: _Collector) -> None:
         prefix = f"{rel_dir}/" if rel_dir else ""
         names = {entry.name for entry in entries}
         if IGNORE_FILE in names:
-            git_rules = git_rules.extend(prefix, _load_patterns(f"{folder}/{IGNORE_FILE}"))
+            git_rules = git_rules.extend(prefix, load_patterns(f"{folder}/{IGNORE_FILE}"))
         if CTXOPT_IGNORE_FILE in names:
-            own_rules = own_rules.extend(prefix, _load_patterns(f"{folder}/{CTXOPT_IGNORE_FILE}"))
+            own_rules = own_rules.extend(prefix, load_patterns(f"{folder}/{CTXOPT_IGNORE_FILE}"))
         for entry in entries:
             rel = prefix + entry.name
             is_dir = entry.is_dir(follow_symlinks=False)
@@ -220,42 +182,9 @@ def _walk(collector: _Collector) -> None:
                 stack.append((rel, git_rules, own_rules))
 
 
-class _OwnRules:
-    """.ctxoptignore files applied to git's listing, with folder results cached."""
-
-    def __init__(self, root: str, paths: Iterable[str]) -> None:
-        self.root = root
-        self.folders = {
-            posixpath.dirname(p) for p in paths if posixpath.basename(p) == CTXOPT_IGNORE_FILE
-        }
-        self.cache: dict[str, tuple[_Chain, bool]] = {}
-
-    def folder(self, rel_dir: str) -> tuple[_Chain, bool]:
-        """(rules that apply inside rel_dir, whether rel_dir itself is ignored)."""
-        if rel_dir in self.cache:
-            return self.cache[rel_dir]
-        if rel_dir:
-            rules, ignored = self.folder(posixpath.dirname(rel_dir))
-            ignored = ignored or rules.ignores(rel_dir, is_dir=True)
-        else:
-            rules, ignored = _Chain(), False
-        if rel_dir in self.folders:
-            prefix = f"{rel_dir}/" if rel_dir else ""
-            path = f"{self.root}/{prefix}{CTXOPT_IGNORE_FILE}"
-            rules = rules.extend(prefix, _load_patterns(path))
-        self.cache[rel_dir] = (rules, ignored)
-        return rules, ignored
-
-    def ignores(self, rel: str) -> bool:
-        if not self.folders:
-            return False
-        rules, ignored = self.folder(posixpath.dirname(rel))
-        return ignored or rules.ignores(rel)
-
-
 def _from_git(collector: _Collector, paths: list[str]) -> None:
     """Inside git: filter git's listing by .ctxoptignore, globs and skip rules."""
-    own = _OwnRules(collector.root, paths)
+    own = OwnIgnoreRules(collector.root, paths)
     for rel in paths:
         if not rel.endswith("/") and not own.ignores(rel):
             collector.consider(rel)
