@@ -87,3 +87,14 @@ def test_query_without_index_says_to_index(tmp_path: Path, cli: CliRunner) -> No
 
 def test_empty_query_is_rejected(indexed_repo: Path, cli: CliRunner) -> None:
     assert_one_line_error(cli("query", "  ", "--path", str(indexed_repo)))
+
+
+def test_an_indexed_empty_repo_answers_with_no_results(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "empty")
+    assert cli("index", str(repo), "--quiet").code == 0
+    result = cli("query", "retry delay", "--path", str(repo), "--json")
+    assert result.code == 0, result.err
+    assert result.json() == []
+    packed = cli("pack", "fix the retry delay", "--path", str(repo), "--budget", "2000")
+    assert packed.code == 0, packed.err
+    assert "fix the retry delay" in packed.out

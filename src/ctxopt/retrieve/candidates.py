@@ -52,8 +52,8 @@ class CandidateSource:
         return " AND ".join(f"({p})" for p in parts) or None
 
     def full_text(self, query: str, limit: int) -> list[tuple[Chunk, float]]:
-        if not query.strip():
-            return []
+        if not query.strip() or self._chunks.count_rows() == 0:
+            return []  # an empty index has no full-text index to search
         table = self._chunks.to_table(
             full_text_query=query,
             columns=[*CHUNK_COLUMNS, "_score"],
