@@ -7,7 +7,7 @@ from ctxopt.types import Chunk, ChunkKind
 
 def hit(path: str, name: str, score: float, tokens: int, *, text: str | None = None,
         named: bool = False, kind: ChunkKind = ChunkKind.FUNCTION,
-        refs: tuple[str, ...] = ()) -> ScoredChunk:  # fmt: skip
+        refs: tuple[str, ...] = (), in_named_file: bool = False) -> ScoredChunk:  # fmt: skip
     body = (
         text
         if text is not None
@@ -19,7 +19,8 @@ def hit(path: str, name: str, score: float, tokens: int, *, text: str | None = N
         end_line=4, text=body, tokens=tokens, content_hash=f"{path}:{name}:{body}",
         references=refs,
     )  # fmt: skip
-    return ScoredChunk(chunk, score, {}, (), {"symbol": 1.0 if named else 0.0})
+    features = {"symbol": 1.0 if named else 0.0, "proximity": 1.0 if in_named_file else 0.0}
+    return ScoredChunk(chunk, score, {}, (), features)
 
 
 def fake_render(
@@ -49,6 +50,20 @@ def test_named_chunks_come_first_even_with_low_score() -> None:
     chosen = select(hits, SelectOptions(budget=250), fake_render)
     assert chosen.chosen[0].hit.chunk.name == "wanted"
     assert chosen.chosen[0].why == "named by the task"
+
+
+def test_a_named_file_fills_at_most_half_the_budget_before_the_rest_competes() -> None:
+    named_file = [hit("big.rs", f"part{i}", 0.3 - i * 0.01, 100, in_named_file=True)
+                  for i in range(20)]  # fmt: skip
+    strong = hit("lib.rs", "attributes", 0.6, 150)
+    chosen = select([*named_file, strong], SelectOptions(budget=1000), fake_render)
+    why = [c.why for c in chosen.chosen]
+    assert "attributes" in {c.hit.chunk.name for c in chosen.chosen}
+    first_pass = [c for c in chosen.chosen if c.why == "in a file the task names"]
+    assert 0 < sum(c.tokens for c in first_pass) <= 500
+    assert [c.hit.chunk.name for c in first_pass] == [f"part{i}" for i in range(len(first_pass))]
+    assert why.index("in a file the task names") < why.index("score")
+    assert chosen.spent <= 1000
 
 
 def test_cap_per_file_unless_named() -> None:

@@ -67,3 +67,18 @@ def test_complexity_grows_with_scope() -> None:
         detect_intent(hard, extract_entities(hard)).complexity
         > detect_intent(simple, extract_entities(simple)).complexity
     )
+
+
+def test_locations_from_compiler_output_tracebacks_and_links() -> None:
+    task = (
+        "warning: unused --> src/read.rs:975:13\n"
+        'File "/home/me/proj/src/click/core.py", line 1210, in main\n'
+        "see docs at core.py#L40; released in version 1.2:3"
+    )
+    entities = extract_entities(task)
+    assert entities.locations == (
+        ("src/read.rs", 975),
+        ("home/me/proj/src/click/core.py", 1210),
+        ("core.py", 40),
+    )
+    assert "home/me/proj/src/click/core.py" in entities.paths

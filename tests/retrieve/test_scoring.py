@@ -4,6 +4,7 @@ from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.scoring import (
     DEFAULT_WEIGHTS,
     ScoringContext,
+    location_match,
     path_proximity,
     rrf,
     score_candidates,
@@ -11,11 +12,12 @@ from ctxopt.retrieve.scoring import (
 from ctxopt.types import Chunk, ChunkKind
 
 
-def chunk(path: str, name: str, kind: ChunkKind = ChunkKind.FUNCTION, text: str = "x") -> Chunk:
+def chunk(path: str, name: str, kind: ChunkKind = ChunkKind.FUNCTION, text: str = "x",
+          lines: tuple[int, int] = (1, 3)) -> Chunk:  # fmt: skip
     return Chunk(
         id=f"{path}:{name}", path=path, language="python", kind=kind, name=name,
-        qualified_name=name, signature=f"def {name}()", docstring="", start_line=1,
-        end_line=3, text=text, tokens=10, content_hash=name,
+        qualified_name=name, signature=f"def {name}()", docstring="", start_line=lines[0],
+        end_line=lines[1], text=text, tokens=10, content_hash=name,
     )  # fmt: skip
 
 
@@ -76,3 +78,25 @@ def test_ties_break_by_path_then_line() -> None:
     b = Candidate(chunk("a.py", "g"))
     ranked = score_candidates([a, b], context("zzz"), DEFAULT_WEIGHTS)
     assert [r.chunk.path for r in ranked] == ["a.py", "b.py"]
+
+
+def test_a_line_the_task_points_at_marks_its_chunk_only() -> None:
+    entities = extract_entities('File "/srv/app/src/pkg/core.py", line 42, in run')
+    inside = chunk("src/pkg/core.py", "run", lines=(40, 50))
+    before = chunk("src/pkg/core.py", "setup", lines=(1, 39))
+    elsewhere = chunk("src/other/core.py", "run", lines=(40, 50))
+    assert location_match(inside, entities) == 1.0
+    assert location_match(before, entities) == 0.0
+    assert location_match(elsewhere, entities) == 0.0
+    assert path_proximity("src/pkg/core.py", entities) == 1.0
+    ranked = score_candidates(
+        [
+            Candidate(before, lexical_rank=1, lexical_score=3.0),
+            Candidate(inside, lexical_rank=2, lexical_score=3.0),
+        ],
+        ScoringContext(**{**context("x").__dict__, "entities": entities}),
+        DEFAULT_WEIGHTS,
+    )
+    assert ranked[0].chunk.name == "run"
+    assert ranked[0].points_at and not ranked[1].points_at
+    assert ranked[1].named_by_task  # in the file the task names

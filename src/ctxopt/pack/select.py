@@ -38,6 +38,8 @@ LEAD_SHARE = 0.75  # ... when they score this close to the best one ...
 LEAD_MAX_SHARE = 0.25  # ... and each takes at most this share of the budget
 COMPANION_SOURCES = 2  # the best source files whose test file gets its best chunk in ...
 COMPANION_MAX_SHARE = 0.1  # ... when that chunk takes at most this share of the budget
+NAMED_FILE_SHARE = 0.5  # chunks of files the task names go in first up to this share; the
+# rest compete on score (a pasted compiler warning naming a big file must not fill the pack)
 
 
 class Fidelity(str, Enum):
@@ -267,8 +269,7 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     state.dropped.extend(
         (h, "near-duplicate of a higher-scored chunk") for h in hits if h.chunk.id in duplicates
     )
-    for hit in [h for h in pending if h.named_by_task]:
-        state.try_add(hit, "named by the task")
+    _add_named(state, [h for h in pending if h.named_by_task])
     _add_whole_files(state, [h for h in pending if not h.named_by_task])
     _add_leads(state, [h for h in pending if not h.named_by_task])
     _add_companion_tests(state, [h for h in pending if not h.named_by_task])
@@ -298,6 +299,21 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
         state.try_add(best, "score")
     _fill_leftover(state, position)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
+
+
+def _add_named(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
+    """What the task names: every chunk whose symbol or line it names, then the chunks of the files
+    it names, best first, while they take at most NAMED_FILE_SHARE of the budget."""
+    room = NAMED_FILE_SHARE * state.options.budget
+    for hit in hits:
+        if hit.points_at:
+            state.try_add(hit, "named by the task")
+    for hit in hits:
+        if hit.points_at:
+            continue
+        header = 0 if hit.chunk.path in state.headers else FILE_HEADER
+        if state.spent + state.render(hit.chunk, Fidelity.FULL)[1] + header <= room:
+            state.try_add(hit, "in a file the task names", Fidelity.FULL, note=False)
 
 
 def _add_whole_files(state: _Budget, hits: Sequence[ScoredChunk]) -> None:

@@ -14,6 +14,10 @@ _EXTENSIONS = (
 _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.\w{1,6}|[\w-]+\.(?:" + _EXTENSIONS + r"))\b"
 )
+# A place in a file: "src/a.rs:975:13", "a.py#L12", a traceback's 'File "/x/a.py", line 12'.
+_LOCATION = re.compile(
+    r"(?<![\w.-])/?((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]\w{0,5})(?::(\d+)\b|#L(\d+)\b|\", line (\d+)\b)"
+)
 _DIR = re.compile(r"(?<![\w/.-])((?:[\w.-]+/){1,}[\w.-]*)(?=[\s,;:)'\"`]|$)")
 _QUOTED = re.compile(r"`([^`\n]{2,120})`|\"([^\"\n]{2,120})\"|'([^'\n]{2,120})'")
 _IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*\b")
@@ -39,6 +43,7 @@ class Entities:
     quoted: tuple[str, ...]  # quoted strings
     errors: tuple[str, ...]  # error messages / exception names
     words: tuple[str, ...]  # other content words, lower-case
+    locations: tuple[tuple[str, int], ...] = ()  # (path as written, line number)
 
     @property
     def symbol_names(self) -> tuple[str, ...]:
@@ -81,6 +86,10 @@ def extract_entities(task: str) -> Entities:
     paths += [m.group(1).rstrip("/") for m in _DIR.finditer(task) if len(m.group(1)) > 2]
     quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(task)]
     errors = [m.group(1).strip() for m in _ERROR.finditer(task)]
+    locations = [
+        (m.group(1), int(next(g for g in m.groups()[1:] if g))) for m in _LOCATION.finditer(task)
+    ]
+    paths += [path for path, _ in locations]
     path_text = set(paths)
     identifiers = [
         tok
@@ -96,6 +105,7 @@ def extract_entities(task: str) -> Entities:
         quoted=_unique(quoted),
         errors=_unique(errors),
         words=_unique(words),
+        locations=tuple(dict.fromkeys(locations)),
     )
 
 

@@ -28,6 +28,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "semantic": 0.0,  # cosine similarity with the task (0: the model is not even loaded)
     "symbol": 0.25,  # a name the task mentions
     "proximity": 0.20,  # a path or folder the task mentions
+    "location": 0.25,  # a line the task points at ("src/a.rs:975", a traceback's frame)
     "dependency": 0.03,  # defined by / imported by / calling the top hits
     "recency": 0.10,  # recently committed files change again
     "centrality": 0.0,  # PageRank of the file in the import graph
@@ -72,7 +73,12 @@ class ScoredChunk:
     @property
     def named_by_task(self) -> bool:
         """The task names this chunk's symbol or file: it must go in the pack."""
-        return self.features.get("symbol", 0.0) >= 0.8 or self.features.get("proximity", 0.0) >= 1.0
+        return self.points_at or self.features.get("proximity", 0.0) >= 1.0
+
+    @property
+    def points_at(self) -> bool:
+        """The task names this chunk's symbol or a line inside it."""
+        return self.features.get("symbol", 0.0) >= 0.8 or self.features.get("location", 0.0) >= 1.0
 
 
 @dataclass(frozen=True)
@@ -125,11 +131,16 @@ def symbol_match(chunk: Chunk, entities: Entities, task_words: frozenset[str]) -
     return 0.0
 
 
+def same_file(path: str, mention: str) -> bool:
+    """The mention names this repository path (a longer, absolute mention too)."""
+    return path == mention or path.endswith("/" + mention) or mention.endswith("/" + path)
+
+
 def path_proximity(path: str, entities: Entities) -> float:
     best = 0.0
     stem = _TEST_AFFIX.sub("", PurePosixPath(path).stem.lower())
     for mention in entities.paths:
-        if path == mention or path.endswith("/" + mention):
+        if same_file(path, mention):
             return 1.0
         if path.startswith(mention.rstrip("/") + "/") or f"/{mention.rstrip('/')}/" in path:
             best = max(best, 0.6)
@@ -138,6 +149,16 @@ def path_proximity(path: str, entities: Entities) -> float:
     if best == 0.0 and len(stem) > 3 and stem in entities.words:
         best = 0.4
     return best
+
+
+def location_match(chunk: Chunk, entities: Entities) -> float:
+    """1.0 when the task points at a line inside the chunk."""
+    return float(
+        any(
+            chunk.start_line <= line <= chunk.end_line and same_file(chunk.path, mention)
+            for mention, line in entities.locations
+        )
+    )
 
 
 def is_secondary(chunk: Chunk) -> bool:
@@ -162,6 +183,7 @@ def features(candidate: Candidate, ctx: ScoringContext, best_lexical: float) -> 
         "semantic": max(0.0, candidate.similarity),
         "symbol": symbol_match(chunk, ctx.entities, task_words),
         "proximity": path_proximity(chunk.path, ctx.entities),
+        "location": location_match(chunk, ctx.entities),
         "dependency": min(1.0, 0.5 * len(candidate.graph_hits)),
         "recency": 0.0 if age is None else math.pow(0.5, age / RECENCY_HALF_LIFE),
         "centrality": min(1.0, math.log1p(rank) / math.log1p(8.0)),
@@ -211,4 +233,6 @@ def reasons(candidate: Candidate, raw: Mapping[str, float]) -> tuple[str, ...]:
         out.append("names a symbol in the task")
     if raw["proximity"] >= 0.6:
         out.append("in a path the task mentions")
+    if raw["location"] >= 1.0:
+        out.append("holds a line the task points at")
     return tuple(out)

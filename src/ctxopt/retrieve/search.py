@@ -84,9 +84,20 @@ def gather(
     for chunk in source.named(entities.symbol_names):
         _add(pool, chunk).entity_hits.add(f"defines {chunk.name}")
     for mention in entities.paths:
-        for chunk in source.path_like(mention):
+        for chunk in _path_chunks(source, mention):
             _add(pool, chunk).entity_hits.add(f"path {mention}")
     return pool
+
+
+def _path_chunks(source: CandidateSource, mention: str) -> list[Chunk]:
+    """Chunks of the files a mention names; a prefix from another machine (an absolute
+    path in a traceback) is dropped folder by folder, down to folder/file."""
+    parts = mention.split("/")
+    for first in range(max(1, len(parts) - 1)):
+        found = source.path_like("/".join(parts[first:]))
+        if found:
+            return found
+    return []
 
 
 def expand(
