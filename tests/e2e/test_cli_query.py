@@ -41,6 +41,25 @@ def test_named_path_ranks_that_file_high(indexed_repo: Path, cli: CliRunner) -> 
     assert results[0]["file"] == "web/src/format.ts"
 
 
+def test_a_traceback_frame_ranks_the_chunk_at_its_line_first(
+    indexed_repo: Path, cli: CliRunner
+) -> None:
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/checkout/inventory/storage.py", line 36, in load_inventory\n'
+        "KeyError: 'version'"
+    )
+    results = top(cli, indexed_repo, traceback, "-k", "5")
+    assert (results[0]["file"], results[0]["name"]) == ("inventory/storage.py", "load_inventory")
+    assert results[0]["start_line"] <= 36 <= results[0]["end_line"]
+    assert "holds a line the task points at" in results[0]["reasons"]
+    warning = "warning: unused variable `handle`\n  --> inventory/storage.py:27:5"
+    results = top(cli, indexed_repo, warning, "-k", "5")
+    assert results[0]["name"] == "save_inventory"
+    assert "holds a line the task points at" in results[0]["reasons"]
+    assert not any("points at" in " ".join(r["reasons"]) for r in results[1:])
+
+
 def test_test_intent_pulls_in_tests(indexed_repo: Path, cli: CliRunner) -> None:
     plain = top(cli, indexed_repo, "load_inventory rejects an unknown version", "-k", "5")
     tests = top(cli, indexed_repo, "add a test for load_inventory with a corrupt file", "-k", "5")
