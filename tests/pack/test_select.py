@@ -1,6 +1,7 @@
 from dataclasses import replace
 
-from ctxopt.pack.select import Fidelity, SelectOptions, near_duplicates, select
+from ctxopt.pack.duplicates import near_duplicates
+from ctxopt.pack.select import Fidelity, SelectOptions, select
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.types import Chunk, ChunkKind
 

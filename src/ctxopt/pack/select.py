@@ -8,9 +8,7 @@ from an already-chosen file counts a little less (diversity).
 
 from __future__ import annotations
 
-import bisect
 import heapq
-import math
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -19,11 +17,11 @@ from enum import Enum
 from typing import Protocol
 
 from ctxopt.chunking.code import is_test_path
+from ctxopt.pack.duplicates import near_duplicates
 from ctxopt.retrieve.companions import companion_tests
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.types import Chunk, ChunkKind
 
-DUPLICATE_SIMILARITY = 0.9
 DIVERSITY_DECAY = 0.95  # tuned on the retrieval benchmark: 0.85 spread budgets too thin
 DENSITY_EXPONENT = 0.25  # tuned on the retrieval benchmark: 0.5 starved big changed functions
 MIN_ENTRY = 12  # no entry, not even a path, costs less than this
@@ -117,53 +115,6 @@ class SelectOptions:
 
 _WORDS = re.compile(r"\w+")
 _IMPLEMENTATION = re.compile(r"\s*(?:unsafe\s+)?impl\b")
-
-
-def _shingles(text: str) -> set[str]:
-    return {line.strip() for line in text.splitlines() if line.strip()}
-
-
-def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
-    """id -> id of the higher-scored chunk it duplicates (line-set Jaccard >= 0.9).
-
-    Only chunks of similar size can reach 0.9, so each chunk is compared with the kept
-    chunks whose line-set size is within that ratio (found by bisection).
-    """
-    by_hash: dict[str, str] = {}
-    sizes: list[tuple[int, int]] = []  # (line-set size, index in kept), sorted
-    kept: list[tuple[ScoredChunk, set[str]]] = []
-    duplicate_of: dict[str, str] = {}
-    for hit in hits:
-        if hit.chunk.content_hash in by_hash:
-            duplicate_of[hit.chunk.id] = by_hash[hit.chunk.content_hash]
-            continue
-        lines = _shingles(hit.chunk.text)
-        low = bisect.bisect_left(sizes, (math.ceil(len(lines) * DUPLICATE_SIMILARITY), -1))
-        high = bisect.bisect_right(sizes, (int(len(lines) / DUPLICATE_SIMILARITY), len(kept)))
-        match = next(
-            (
-                kept[i][0]
-                for _, i in sizes[low:high]
-                if _jaccard(lines, kept[i][1]) >= DUPLICATE_SIMILARITY
-            ),
-            None,
-        )
-        if match is not None:
-            duplicate_of[hit.chunk.id] = match.chunk.id
-            continue
-        by_hash[hit.chunk.content_hash] = hit.chunk.id
-        bisect.insort(sizes, (len(lines), len(kept)))
-        kept.append((hit, lines))
-    return duplicate_of
-
-
-def _jaccard(a: set[str], b: set[str]) -> float:
-    if not a or not b:
-        return 0.0
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    if len(small) / len(large) < DUPLICATE_SIMILARITY:
-        return 0.0
-    return len(small & large) / len(small | large)
 
 
 def _priority(hit: ScoredChunk, tokens: int, per_file: int) -> float:
