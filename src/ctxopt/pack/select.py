@@ -113,7 +113,6 @@ class SelectOptions:
     whole_share: float = 0.4  # ... of the budget at most
 
 
-_WORDS = re.compile(r"\w+")
 _IMPLEMENTATION = re.compile(r"\s*(?:unsafe\s+)?impl\b")
 
 
