@@ -277,6 +277,11 @@ items = [
 ]
 if args[0] == "pack":
     budget = int(args[args.index("--budget") + 1])
+    if budget < 20:
+        sys.exit("ctxopt: the budget cannot hold even the task")  # exit code 1
+    if budget < 30:
+        print("ctxopt: the budget cannot hold even the task", file=sys.stderr)
+        sys.exit(3)
     print(json.dumps({{"chunks": items[: budget // 30], "tokens": 99}}))
 else:
     print(json.dumps(items))
@@ -318,3 +323,24 @@ def test_ctxopt_contract_with_a_fake_cli(
     assert fix["30"]["line_coverage"] == pytest.approx(3 / 5)
     assert fix["30"]["tokens"] == 30
     assert fix["100"]["tokens"] == 60
+
+
+def test_a_task_over_the_budget_scores_nothing_but_other_failures_stop_the_run(
+    history: tuple[Repo, dict[str, str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo, _ = history
+    fake = tmp_path / "bin" / "ctxopt"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_CTXOPT.format(python=sys.executable, log=str(tmp_path / "calls.jsonl")))
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    script = _load_script()
+    args = ["--repo", str(repo.path), "--methods", "ctxopt", "--json"]
+    assert script.main([*args, "--budgets", "25,100"]) == 0
+    fix = json.loads(capsys.readouterr().out)["details"][0]["results"]["ctxopt"]
+    assert fix["25"]["tokens"] == 0 and fix["25"]["line_coverage"] == 0.0
+    assert fix["100"]["tokens"] == 60
+    assert script.main([*args, "--budgets", "10"]) != 0

@@ -16,6 +16,7 @@ from benchlib.select import Span, fill_budget, normalise_path
 from benchlib.tokcount import SRC_DIR
 
 QUERY_TOP_K = 400
+BUDGET_TOO_SMALL = 3  # ctxopt's exit code when the task alone is over the budget
 _FIX_HINT = (
     "install it (pip install -e /work/main) so `ctxopt` is on PATH, "
     "or run the baselines alone with --methods bm25-file,bm25-window"
@@ -59,7 +60,11 @@ class CtxoptRunner:
 
     def pack(self, task: str, worktree: Path, budget: int) -> list[Span]:
         args = ["pack", task, "--path", str(worktree), "--budget", str(budget)]
-        payload = self._json([*args, "--compression", "none", "--json"])
+        args += ["--compression", "none", "--json"]
+        done = self._run(args, check=False)
+        if done.returncode == BUDGET_TOO_SMALL:
+            return []  # the task alone is over the budget: nothing shown, scored as such
+        payload = self._parse(args, self._checked(args, done).stdout)
         if not isinstance(payload, dict) or not isinstance(payload.get("chunks"), list):
             raise BenchError("ctxopt pack --json printed no `chunks` list")
         # Only lines shown verbatim count: a whole chunk, or the lines of an excerpt; a
@@ -78,7 +83,10 @@ class CtxoptRunner:
         return [_span(item) for item in payload]
 
     def _json(self, args: list[str]) -> Any:
-        out = self._run(args).stdout
+        return self._parse(args, self._run(args).stdout)
+
+    @staticmethod
+    def _parse(args: list[str], out: str) -> Any:
         try:
             return json.loads(out)
         except json.JSONDecodeError as exc:
@@ -87,7 +95,13 @@ class CtxoptRunner:
     def _run(self, args: list[str], *, check: bool = True) -> subprocess.CompletedProcess[str]:
         cmd = [*self.command, *args]
         done = subprocess.run(cmd, capture_output=True, text=True, env=self.env, check=False)
-        if check and done.returncode != 0:
+        return self._checked(args, done) if check else done
+
+    @staticmethod
+    def _checked(
+        args: list[str], done: subprocess.CompletedProcess[str]
+    ) -> subprocess.CompletedProcess[str]:
+        if done.returncode != 0:
             raise BenchError(
                 f"ctxopt {args[0]} exited {done.returncode}: {_last_line(done.stderr)}"
             )

@@ -42,10 +42,14 @@ class LibraryRunner:
         ]  # fmt: skip
 
     def _pack(self, settings: object, task: str, budget: int) -> list[Span]:
+        from ctxopt.errors import BudgetError
         from ctxopt.pack.api import PackOptions, build_pack
 
         options = PackOptions(task=task, budget=budget, compression="none", refresh=False)
-        result = build_pack(settings, options)  # type: ignore[arg-type]
+        try:
+            result = build_pack(settings, options)  # type: ignore[arg-type]
+        except BudgetError:
+            return []  # the task alone is over the budget: nothing shown, scored as such
         return [
             Span(normalise_path(c.hit.chunk.path), c.start_line, c.end_line, c.tokens, c.hit.score)
             for c in result.chosen

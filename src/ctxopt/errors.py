@@ -25,3 +25,5 @@ class IndexMismatchError(CtxoptError):
 
 class BudgetError(CtxoptError):
     """A token budget that cannot hold the minimum prompt."""
+
+    exit_code = 3

@@ -71,6 +71,7 @@ def test_model_budget_and_small_budget_error(indexed_repo: Path, cli: CliRunner)
     tiny = cli("pack", TASK, "--path", str(indexed_repo), "--budget", "20")
     assert_one_line_error(tiny)
     assert "--budget" in tiny.err
+    assert tiny.code == 3  # its own exit code: a script can retry with a larger budget
 
 
 def test_small_budget_gives_signatures(indexed_repo: Path, cli: CliRunner) -> None:
