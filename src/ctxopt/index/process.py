@@ -60,7 +60,9 @@ def process_files(
 
     A worker that dies (a parser crashing on a hostile file) costs only its files:
     the rest go on in a new pool, and each file of the lost batch is retried alone,
-    falling back to line chunks if it kills its worker again.
+    falling back to line chunks if it kills its worker again.  When no worker can start
+    at all (a caller's script without a main guard, a sandbox without process support),
+    the files are processed in this process instead of all falling back to line chunks.
     """
     if workers <= 1 or len(sources) < POOL_THRESHOLD:
         for source in sources:
@@ -73,6 +75,10 @@ def process_files(
                 yield result
                 done += 1
         except BrokenProcessPool:
+            if not _pool_starts():
+                for source in sources[done:]:
+                    yield process_file(source, timeout_s)
+                return
             for source in sources[done : done + BATCH]:
                 yield _isolated(source, timeout_s)
                 done += 1
@@ -87,6 +93,15 @@ def _pool_map(
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         jobs = ((source, timeout_s) for source in sources)
         yield from pool.map(_process_star, jobs, chunksize=BATCH)
+
+
+def _pool_starts() -> bool:
+    """Whether a worker process can start and answer at all."""
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=_context()) as pool:
+            return bool(pool.submit(abs, -1).result() == 1)
+    except (BrokenProcessPool, OSError, RuntimeError):
+        return False
 
 
 def _isolated(source: SourceFile, timeout_s: float) -> ProcessedFile:
