@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ctxopt import tokens
 from ctxopt.config import Settings
@@ -13,9 +13,19 @@ from ctxopt.index.store import IndexReader
 from ctxopt.pack import models as model_table
 from ctxopt.pack.compress import LEVELS
 from ctxopt.pack.content import make_renderer
-from ctxopt.pack.overview import structure_overview
-from ctxopt.pack.render import FORMATS, FileGroup, RenderInput, group_by_file, render
-from ctxopt.pack.select import Choice, Fidelity, Selection, SelectOptions, select
+from ctxopt.pack.fit import Fitting, fit_prompt
+from ctxopt.pack.gaps import blank_gap_checker
+from ctxopt.pack.render import (
+    FORMATS,
+    RenderInput,
+    render,
+)
+from ctxopt.pack.select import (
+    Choice,
+    Fidelity,
+    SelectOptions,
+    select,
+)
 from ctxopt.retrieve.api import ensure_fresh
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.scoring import ScoredChunk
@@ -138,6 +148,7 @@ def build_pack(
         warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
     focus = focus_files(hits)
     hits = [*hits, *_rest_of_files(reader, focus, hits)]
+    renderer = make_renderer(options.compression)  # type: ignore[arg-type]
     selection = select(
         hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task],
         SelectOptions(
@@ -148,11 +159,17 @@ def build_pack(
             whole_share=WHOLE_FILE_SHARE,
             start_fidelity=Fidelity.SIGNATURE if budget < SMALL_BUDGET else Fidelity.FULL,
         ),
-        make_renderer(options.compression),  # type: ignore[arg-type]
+        renderer,
     )
-    prompt, data, selection = _fit(
-        base, selection, options, budget, reader if options.overview else None
+    fitting = Fitting(
+        renderer,
+        blank_gap_checker(settings.root),
+        reader if options.overview else None,
+        top_up=budget >= SMALL_BUDGET,
+        order=options.order,
+        format=options.format,
     )
+    prompt, data, selection = fit_prompt(base, selection, budget, fitting)
     prompt_tokens = tokens.count(prompt)
     recommendation = model_table.recommend_model(prompt_tokens, query.intent.complexity, table)
     price_model = _model or recommendation.model
@@ -245,41 +262,3 @@ def _confidence(query: QueryResult, hits: Sequence[ScoredChunk]) -> float:
     if any(h.named_by_task for h in hits[:20]):
         coverage = max(coverage, 0.9)
     return round(coverage, 2)
-
-
-def _data(base: RenderInput, chosen: Sequence[Choice], order: str, overview: str) -> RenderInput:
-    shown = [c for c in chosen if c.fidelity != Fidelity.PATH]
-    elsewhere = tuple(c for c in chosen if c.fidelity == Fidelity.PATH)
-    groups: tuple[FileGroup, ...] = tuple(group_by_file(shown, order))
-    return replace(
-        base, groups=groups, elsewhere=elsewhere, overview=overview, shown_files=len(groups)
-    )
-
-
-def _fit(
-    base: RenderInput,
-    selection: Selection,
-    options: PackOptions,
-    budget: int,
-    reader: IndexReader | None,
-) -> tuple[str, RenderInput, Selection]:
-    """Render; while over budget drop the weakest entry; then add the overview if it fits."""
-    chosen = list(selection.chosen)
-    dropped = list(selection.dropped)
-    while True:
-        data = _data(base, chosen, options.order, "")
-        prompt = render(data, options.format)
-        if tokens.count(prompt) <= budget or not chosen:
-            break
-        weakest = min(
-            [c for c in chosen if c.why == "score"] or chosen,
-            key=lambda c: (c.hit.score, -c.hit.chunk.start_line),
-        )
-        chosen.remove(weakest)
-        dropped.append((weakest.hit, "dropped to keep the rendered prompt within the budget"))
-    if reader is not None and chosen:
-        overview = structure_overview(reader.file_records())
-        with_overview = render(_data(base, chosen, options.order, overview), options.format)
-        if tokens.count(with_overview) <= budget:
-            prompt, data = with_overview, _data(base, chosen, options.order, overview)
-    return prompt, data, Selection(tuple(chosen), tuple(dropped), selection.spent)

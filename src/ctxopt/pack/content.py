@@ -8,7 +8,10 @@ from ctxopt.pack.compress.markers import marker
 from ctxopt.pack.select import Fidelity, Render
 from ctxopt.types import Chunk
 
-ENTRY_OVERHEAD = 12  # label line and code fence around each entry (select.MIN_ENTRY)
+ENTRY_OVERHEAD = 12  # label line and code fence around each entry (select.MIN_ENTRY).  It
+# undercounts a label (about 20 tokens with fences): a selection that overfills and then
+# drops its lowest-scored entries covered more changed lines on the retrieval benchmark
+# than one that stops at an exact estimate (ky, 80 cases: 0.757 against 0.738 at 16k).
 
 
 def excerpt_content(chunk: Chunk, lines: tuple[int, int], level: Level) -> str:

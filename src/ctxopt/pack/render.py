@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from xml.sax.saxutils import escape
 
 from ctxopt.pack.select import Choice, Fidelity
+from ctxopt.types import Chunk
 
 FORMATS = ("markdown", "xml", "plain")
 
@@ -18,15 +20,50 @@ INSTRUCTIONS = (
 )
 
 
+MAX_MERGE_GAP = 3  # whole chunks at most this many blank lines apart share one entry
+GapCheck = Callable[[Chunk, Chunk], bool]  # are only blank lines between these two chunks?
+
+
 @dataclass(frozen=True)
 class FileGroup:
     path: str
     language: str
-    choices: tuple[Choice, ...]  # in line order
+    entries: tuple[tuple[Choice, ...], ...]  # in line order; neighbouring whole chunks merged
+
+    @property
+    def choices(self) -> tuple[Choice, ...]:
+        return tuple(c for entry in self.entries for c in entry)
 
     @property
     def ranges(self) -> str:
-        return ", ".join(f"{c.start_line}-{c.end_line}" for c in self.choices)
+        return ", ".join(f"{run[0].start_line}-{run[-1].end_line}" for run in self.entries)
+
+
+def merge_runs(
+    choices: Sequence[Choice], gap_is_blank: GapCheck | None
+) -> tuple[tuple[Choice, ...], ...]:
+    """Whole chunks (in line order) that only blank lines separate, as one entry each: one
+    label and one fence instead of several."""
+    runs: list[list[Choice]] = []
+    for choice in choices:
+        if runs and _neighbours(runs[-1][-1], choice, gap_is_blank):
+            runs[-1].append(choice)
+        else:
+            runs.append([choice])
+    return tuple(tuple(run) for run in runs)
+
+
+def _neighbours(before: Choice, after: Choice, gap_is_blank: GapCheck | None) -> bool:
+    if not before.fidelity == after.fidelity == Fidelity.FULL:
+        return False
+    gap = after.start_line - before.end_line - 1
+    if gap == 0:
+        return True
+    return (
+        0 < gap <= MAX_MERGE_GAP
+        and gap_is_blank is not None
+        and gap_is_blank(before.hit.chunk, after.hit.chunk)
+    )
 
 
 @dataclass(frozen=True)
@@ -42,8 +79,12 @@ class RenderInput:
     line_numbers: bool
 
 
-def group_by_file(choices: Sequence[Choice], order: str = "relevance") -> list[FileGroup]:
-    """Files by their best score (ties: path); chunks in line order inside a file.
+def group_by_file(
+    choices: Sequence[Choice], order: str = "relevance", gap_is_blank: GapCheck | None = None
+) -> list[FileGroup]:
+    """Files by their best score (ties: path); chunks in line order inside a file, whole
+    chunks next to each other merged into one entry (gap_is_blank vouches for the lines
+    between them; without it only chunks with no line between are merged).
 
     With order "edges" the most relevant files sit at both ends (against "lost in
     the middle"): 1st, 3rd, 5th ... then ... 6th, 4th, 2nd.
@@ -58,8 +99,34 @@ def group_by_file(choices: Sequence[Choice], order: str = "relevance") -> list[F
     groups = []
     for path in paths:
         ordered = sorted(by_file[path], key=lambda c: (c.start_line, c.end_line))
-        groups.append(FileGroup(path, ordered[0].hit.chunk.language, tuple(ordered)))
+        runs = merge_runs(ordered, gap_is_blank)
+        groups.append(FileGroup(path, ordered[0].hit.chunk.language, runs))
     return groups
+
+
+def run_text(run: Sequence[Choice], *, line_numbers: bool) -> str:
+    """The body of an entry: one chunk, or neighbouring whole chunks with the blank lines
+    between them (numbered as one stretch of the file)."""
+    if len(run) == 1:
+        return entry_text(run[0], line_numbers=line_numbers)
+    parts = [run[0].content]
+    for before, after in pairwise(run):
+        parts.append("\n" * (after.start_line - before.end_line - 1) + after.content)
+    text = "\n".join(parts)
+    if not line_numbers or any(c.content != c.hit.chunk.text for c in run):
+        return text
+    start = run[0].start_line
+    width = len(str(run[-1].end_line))
+    return "\n".join(f"{start + i:>{width}}| {line}" for i, line in enumerate(text.split("\n")))
+
+
+def run_label(run: Sequence[Choice]) -> str:
+    """One chunk's label, or the names of the merged chunks and the lines they span."""
+    if len(run) == 1:
+        return _label(run[0])
+    names = ", ".join(c.hit.chunk.qualified_name or c.hit.chunk.name or c.hit.chunk.kind.value
+                      for c in run)  # fmt: skip
+    return f"{names} (lines {run[0].start_line}-{run[-1].end_line})"
 
 
 def entry_text(choice: Choice, *, line_numbers: bool) -> str:
@@ -96,10 +163,10 @@ def render_markdown(data: RenderInput) -> str:
         parts.append(f"## Repository structure\n\n```\n{data.overview}\n```\n")
     for group in data.groups:
         parts.append(f"## {group.path} ({group.language}, lines {group.ranges})\n")
-        for choice in group.choices:
-            body = entry_text(choice, line_numbers=data.line_numbers)
+        for run in group.entries:
+            body = run_text(run, line_numbers=data.line_numbers)
             fence = _fence(body)
-            label = _label(choice)
+            label = run_label(run)
             parts.append(f"{label}\n{fence}{_lang_tag(group.language)}\n{body}\n{fence}\n")
     if data.elsewhere:
         lines = [f"- {_place(c)}" for c in data.elsewhere]
@@ -119,9 +186,9 @@ def render_xml(data: RenderInput) -> str:
         parts.append(f"<language>{group.language}</language>")
         parts.append(f"<lines>{group.ranges}</lines>")
         parts.append("<document_content>")
-        for choice in group.choices:
-            parts.append(f"<!-- {escape(_label(choice))} -->")
-            parts.append(_raw(entry_text(choice, line_numbers=data.line_numbers)))
+        for run in group.entries:
+            parts.append(f"<!-- {escape(run_label(run))} -->")
+            parts.append(_raw(run_text(run, line_numbers=data.line_numbers)))
         parts.append("</document_content>")
         parts.append("</document>")
     parts.append("</documents>")
@@ -140,9 +207,9 @@ def render_plain(data: RenderInput) -> str:
         parts += ["Repository structure:", data.overview, ""]
     for group in data.groups:
         parts.append(f"=== {group.path} ({group.language}, lines {group.ranges}) ===")
-        for choice in group.choices:
-            parts.append(f"--- {_label(choice)}")
-            parts.append(entry_text(choice, line_numbers=data.line_numbers))
+        for run in group.entries:
+            parts.append(f"--- {run_label(run)}")
+            parts.append(run_text(run, line_numbers=data.line_numbers))
         parts.append("")
     if data.elsewhere:
         parts += ["Other relevant places (not shown):", *(_place(c) for c in data.elsewhere), ""]
@@ -168,11 +235,15 @@ def _raw(code: str) -> str:
 
 
 def _label(choice: Choice) -> str:
-    chunk = choice.hit.chunk
+    return entry_label(choice.hit.chunk, choice.fidelity, choice.lines)
+
+
+def entry_label(chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None) -> str:
+    """The line above an entry: kind, name, lines, and how much of it is shown."""
     name = chunk.qualified_name or chunk.name or chunk.kind.value
-    shown = "" if choice.fidelity == Fidelity.FULL else f", {choice.fidelity.value} only"
-    if choice.fidelity == Fidelity.EXCERPT:
-        shown = f", lines {choice.start_line}-{choice.end_line} shown"
+    shown = "" if fidelity == Fidelity.FULL else f", {fidelity.value} only"
+    if fidelity == Fidelity.EXCERPT and lines is not None:
+        shown = f", lines {lines[0]}-{lines[1]} shown"
     return f"{chunk.kind.value} {name} (lines {chunk.start_line}-{chunk.end_line}{shown})"
 
 

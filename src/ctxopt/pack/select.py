@@ -40,6 +40,9 @@ NAMED_FILE_SHARE = 0.5  # chunks of files the task names go in first up to this 
 # rest compete on score (a pasted compiler warning naming a big file must not fill the pack)
 
 
+BUDGET_FULL = "the budget is full"  # why a hit was turned away for want of room
+
+
 class Fidelity(str, Enum):
     FULL = "full"
     EXCERPT = "excerpt"  # the stretch of a long chunk the task's words gather in
@@ -239,7 +242,7 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     position = {h.chunk.id: i for i, h in enumerate(hits)}
     for best in _by_priority(pending, state, position):
         if state.spent + MIN_ENTRY > options.budget:
-            state.dropped.append((best, "the budget is full"))
+            state.dropped.append((best, BUDGET_FULL))
             continue
         if state.capped(best):
             state.dropped.append(

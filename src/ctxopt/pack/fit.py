@@ -1,0 +1,106 @@
+"""Rendering a selection within its budget: merged neighbours, top-up, overview."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ctxopt import tokens
+from ctxopt.index.store import IndexReader
+from ctxopt.pack.overview import structure_overview
+from ctxopt.pack.render import FileGroup, GapCheck, RenderInput, group_by_file, render
+from ctxopt.pack.select import BUDGET_FULL, FILE_HEADER, Choice, Fidelity, Render, Selection
+from ctxopt.retrieve.scoring import ScoredChunk
+
+
+def render_data(
+    base: RenderInput,
+    chosen: Sequence[Choice],
+    order: str,
+    overview: str,
+    gap_is_blank: GapCheck | None = None,
+) -> RenderInput:
+    shown = [c for c in chosen if c.fidelity != Fidelity.PATH]
+    elsewhere = tuple(c for c in chosen if c.fidelity == Fidelity.PATH)
+    groups: tuple[FileGroup, ...] = tuple(group_by_file(shown, order, gap_is_blank))
+    return replace(
+        base, groups=groups, elsewhere=elsewhere, overview=overview, shown_files=len(groups)
+    )
+
+
+@dataclass(frozen=True)
+class Fitting:
+    render_entry: Render  # the selection's (cached) entry renderer
+    gap_is_blank: GapCheck
+    reader: IndexReader | None  # for the structure overview; None: no overview
+    top_up: bool  # whole chunks may fill room left over (not in signatures-only packs)
+    order: str  # file order: "relevance" or "edges"
+    format: str  # markdown, xml or plain
+
+
+TOP_UP_REASON = "room left by merged neighbours"
+
+
+def fit_prompt(
+    base: RenderInput, selection: Selection, budget: int, fitting: Fitting
+) -> tuple[str, RenderInput, Selection]:
+    """Render; while over budget drop the weakest entry.  Neighbouring chunks merged into one
+    entry leave room the selection could not foresee: the next hits it turned away fill it.
+    Then add the overview if it fits."""
+    chosen = list(selection.chosen)
+    dropped = list(selection.dropped)
+
+    def rendered() -> tuple[str, RenderInput, int]:
+        data = render_data(base, chosen, fitting.order, "", fitting.gap_is_blank)
+        prompt = render(data, fitting.format)
+        return prompt, data, tokens.count(prompt)
+
+    prompt, data, used = rendered()
+    extra = top_up(chosen, dropped, budget - used, fitting.render_entry) if fitting.top_up else []
+    if extra:
+        chosen.extend(extra)
+        taken = {c.hit.chunk.id for c in extra}
+        dropped = [(h, r) for h, r in dropped if h.chunk.id not in taken]
+        prompt, data, used = rendered()
+    while used > budget and chosen:
+        weakest = min(
+            [c for c in chosen if c.why in ("score", TOP_UP_REASON)] or chosen,
+            key=lambda c: (c.hit.score, -c.hit.chunk.start_line),
+        )
+        chosen.remove(weakest)
+        dropped.append((weakest.hit, "dropped to keep the rendered prompt within the budget"))
+        prompt, data, used = rendered()
+    if fitting.reader is not None and chosen:
+        overview = structure_overview(fitting.reader.file_records())
+        with_overview = render_data(base, chosen, fitting.order, overview, fitting.gap_is_blank)
+        text = render(with_overview, fitting.format)
+        if tokens.count(text) <= budget:
+            prompt, data = text, with_overview
+    return prompt, data, Selection(tuple(chosen), tuple(dropped), selection.spent)
+
+
+def top_up(
+    chosen: Sequence[Choice],
+    dropped: Sequence[tuple[ScoredChunk, str]],
+    room: int,
+    render_entry: Render,
+) -> list[Choice]:
+    """Hits turned away for want of room, in the order they were turned away, in full, while
+    their estimated cost fits the room the rendered prompt left."""
+    extra: list[Choice] = []
+    shown = {c.hit.chunk.path for c in chosen}
+    for hit, reason in dropped:
+        if room < MIN_TOP_UP:
+            break
+        if reason != BUDGET_FULL:
+            continue
+        content, cost = render_entry(hit.chunk, Fidelity.FULL)
+        cost += 0 if hit.chunk.path in shown else FILE_HEADER
+        if cost <= room and content.strip():
+            extra.append(Choice(hit, Fidelity.FULL, content, cost, TOP_UP_REASON))
+            shown.add(hit.chunk.path)
+            room -= cost
+    return extra
+
+
+MIN_TOP_UP = 40  # a rendered prompt this far under its budget takes more hits

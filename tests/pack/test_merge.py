@@ -1,0 +1,101 @@
+"""Neighbouring whole chunks of a file share one entry: one label, one fence."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+from ctxopt.chunking import chunk_file
+from ctxopt.languages import detect_language
+from ctxopt.pack.content import chunk_content
+from ctxopt.pack.fit import TOP_UP_REASON, top_up
+from ctxopt.pack.gaps import blank_gap_checker
+from ctxopt.pack.render import RenderInput, group_by_file, render
+from ctxopt.pack.select import BUDGET_FULL, FILE_HEADER, Choice, Fidelity
+from ctxopt.retrieve.scoring import ScoredChunk
+from ctxopt.types import Chunk
+from helpers import SAMPLE_REPO
+
+PATH = "inventory/storage.py"
+FULL, SIGNATURE = Fidelity.FULL, Fidelity.SIGNATURE
+
+
+def pick(root: Path, *wanted: tuple[str, Fidelity]) -> list[Choice]:
+    text = (root / PATH).read_text()
+    chunks = {c.name: c for c in chunk_file(PATH, text, detect_language(PATH)).chunks}
+    out = []
+    for name, fidelity in wanted:
+        chunk = chunks[name]
+        hit = ScoredChunk(chunk, 1.0, {}, (), {})
+        out.append(Choice(hit, fidelity, chunk_content(chunk, fidelity, "none"), 0, "score"))
+    return out
+
+
+def prompt(choices: list[Choice], root: Path, *, line_numbers: bool = False) -> str:
+    groups = tuple(group_by_file(choices, gap_is_blank=blank_gap_checker(root)))
+    data = RenderInput("repo", "task", groups, (), "", len(groups), 1, 100, line_numbers)
+    return render(data, "markdown")
+
+
+def test_neighbours_merge_into_the_exact_lines_of_the_file() -> None:
+    both = pick(SAMPLE_REPO, ("warehouse_to_dict", FULL), ("save_inventory", FULL))
+    first, last = both[0].start_line, both[1].end_line
+    assert both[1].start_line - both[0].end_line > 1  # blank lines between them
+    (group,) = group_by_file(both, gap_is_blank=blank_gap_checker(SAMPLE_REPO))
+    assert [len(entry) for entry in group.entries] == [1 + 1]
+    text = prompt(both, SAMPLE_REPO)
+    assert f"warehouse_to_dict, save_inventory (lines {first}-{last})\n" in text
+    file_lines = (SAMPLE_REPO / PATH).read_text().split("\n")[first - 1 : last]
+    assert "```python\n" + "\n".join(file_lines) + "\n```" in text
+    numbered = prompt(both, SAMPLE_REPO, line_numbers=True)
+    assert f"{first}| " in numbered and f"{last}| " in numbered
+    assert f"{both[0].end_line + 1}| \n" in numbered  # the blank line between, numbered too
+
+
+def test_no_merge_without_proof_of_blank_lines_or_for_partial_entries() -> None:
+    both = pick(SAMPLE_REPO, ("warehouse_to_dict", FULL), ("save_inventory", FULL))
+    assert [len(e) for e in group_by_file(both)[0].entries] == [1, 1]
+    mixed = pick(SAMPLE_REPO, ("save_inventory", FULL), ("load_inventory", SIGNATURE))
+    groups = group_by_file(mixed, gap_is_blank=blank_gap_checker(SAMPLE_REPO))
+    assert [len(e) for e in groups[0].entries] == [1, 1]
+
+
+def test_gap_check_refuses_code_between_and_edited_files(tmp_path: Path) -> None:
+    far = pick(SAMPLE_REPO, ("warehouse_to_dict", FULL), ("load_inventory", FULL))
+    check = blank_gap_checker(SAMPLE_REPO)
+    assert not check(far[0].hit.chunk, far[1].hit.chunk)  # save_inventory lies between
+    near = pick(SAMPLE_REPO, ("warehouse_to_dict", FULL), ("save_inventory", FULL))
+    assert check(near[0].hit.chunk, near[1].hit.chunk)
+    edited = tmp_path / "repo"
+    shutil.copytree(SAMPLE_REPO / "inventory", edited / "inventory")
+    source = edited / PATH
+    lines = source.read_text().split("\n")
+    lines.insert(near[0].end_line, "LIMIT = 3")  # a line of code where the gap was
+    source.write_text("\n".join(lines))
+    assert not blank_gap_checker(edited)(near[0].hit.chunk, near[1].hit.chunk)
+    assert not blank_gap_checker(tmp_path / "missing")(near[0].hit.chunk, near[1].hit.chunk)
+
+
+def test_room_left_by_merging_goes_to_hits_turned_away_for_room_in_their_order() -> None:
+    (base,) = pick(SAMPLE_REPO, ("save_inventory", FULL))
+
+    def hit(name: str, path: str = PATH) -> ScoredChunk:
+        return replace(base.hit, chunk=replace(base.hit.chunk, id=name, name=name, path=path))
+
+    def cost_of(chunk: Chunk, fidelity: Fidelity, lines: object = None) -> tuple[str, int]:
+        return f"body of {chunk.name}", 300 if chunk.name == "big" else 50
+
+    dropped = [
+        (hit("first"), BUDGET_FULL),
+        (hit("capped"), "already 8 chunks from its file"),
+        (hit("big"), BUDGET_FULL),
+        (hit("second"), BUDGET_FULL),
+        (hit("third"), BUDGET_FULL),
+    ]
+    extra = top_up([base], dropped, 2 * 50 + 10, cost_of)
+    assert [c.hit.chunk.name for c in extra] == ["first", "second"]
+    assert all(c.why == TOP_UP_REASON and c.fidelity == FULL for c in extra)
+    elsewhere = [(hit("new", "other.py"), BUDGET_FULL)]
+    assert top_up([base], elsewhere, 50 + FILE_HEADER - 1, cost_of) == []  # its file's header
+    assert len(top_up([base], elsewhere, 50 + FILE_HEADER, cost_of)) == 1
