@@ -135,3 +135,14 @@ def test_the_test_file_of_the_best_source_file_gets_its_best_chunk() -> None:
     assert why.get("test_pager_falls_back") == "test of the code the task is about"
     assert "test_unrelated" not in why
     assert chosen.spent <= 700
+
+
+def test_a_larger_budget_takes_more_best_hits_whole_before_the_per_token_order() -> None:
+    best = [hit(f"top{i}.py", f"top{i}", 1.0 - i * 0.01, 100) for i in range(8)]
+    big = hit("big.py", "big", 0.9, 1500)  # ninth best, costly per token
+    crowd = [hit(f"c{i}.py", f"c{i}", 0.85, 100) for i in range(150)]
+    hits = [*best, big, *crowd]
+    large = select(hits, SelectOptions(budget=16_000), fake_render)
+    assert "big" in {c.hit.chunk.name for c in large.chosen}
+    small = select(hits, SelectOptions(budget=4_000), fake_render)
+    assert "big" not in {c.hit.chunk.name for c in small.chosen if c.fidelity == Fidelity.FULL}

@@ -32,6 +32,7 @@ UNCAPPED_REASONS = frozenset({"type used by picked code"})  # entries outside th
 FILE_HEADER = 24  # a file's header line in the prompt, roughly
 TYPE_KINDS = (ChunkKind.CLASS, ChunkKind.INTERFACE, ChunkKind.TYPE)
 LEAD_COUNT = 5  # the best hits go in whole before the per-token ordering ...
+LEAD_TOKENS = 800  # ... or one per this many tokens of budget, if more (about 10 at 8k) ...
 LEAD_SHARE = 0.75  # ... when they score this close to the best one ...
 LEAD_MAX_SHARE = 0.25  # ... and each takes at most this share of the budget
 COMPANION_SOURCES = 2  # the best source files whose test file gets its best chunk in ...
@@ -291,7 +292,8 @@ def _add_leads(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
         return
     chosen = {c.hit.chunk.id for c in state.chosen}
     floor = LEAD_SHARE * max(h.score for h in hits)
-    leads = sorted(hits, key=lambda h: -h.score)[:LEAD_COUNT]
+    count = max(LEAD_COUNT, state.options.budget // LEAD_TOKENS)
+    leads = sorted(hits, key=lambda h: -h.score)[:count]
     for hit in leads:
         if hit.score < floor or hit.chunk.id in chosen or state.capped(hit):
             continue
