@@ -19,7 +19,7 @@ from ctxopt.index.schema import split_identifier
 from ctxopt.retrieve.entities import STOPWORDS
 
 WINDOW_LINES = 60
-WINDOW_STRIDE = 30
+WINDOW_STRIDE = 30  # WINDOW_LINES is a multiple of it: windows are sums of stride blocks
 K1 = 1.2
 B = 0.75
 
@@ -64,23 +64,33 @@ class _WindowStats:
 
 
 def _windows_of(path: str, lines: Sequence[str], wanted: frozenset[str]) -> list[_WindowStats]:
-    per_line: list[tuple[int, Counter[str]]] = []
-    seen: dict[str, tuple[int, Counter[str]]] = {}  # lines repeat (braces, blank lines, imports)
+    """Term counts of each window, summed from per-stride blocks (each line is read once)."""
+    per_line: list[tuple[int, tuple[str, ...]]] = []
+    seen: dict[str, tuple[int, tuple[str, ...]]] = {}  # lines repeat (braces, blank lines)
     for line in lines:
         stats = seen.get(line)
         if stats is None:
             found = terms_of(line)
-            stats = seen[line] = (len(found), Counter(t for t in found if t in wanted))
+            stats = seen[line] = (len(found), tuple(t for t in found if t in wanted))
         per_line.append(stats)
-    starts = list(range(0, max(1, len(lines) - WINDOW_LINES + WINDOW_STRIDE), WINDOW_STRIDE))
-    out: list[_WindowStats] = []
-    for start in starts:
-        end = min(len(lines), start + WINDOW_LINES)
+    blocks: list[tuple[int, Counter[str]]] = []
+    for first in range(0, len(lines), WINDOW_STRIDE):
         counts: Counter[str] = Counter()
         length = 0
-        for n, found_here in per_line[start:end]:
+        for n, hits in per_line[first : first + WINDOW_STRIDE]:
             length += n
-            counts.update(found_here)
+            if hits:
+                counts.update(hits)
+        blocks.append((length, counts))
+    starts = range(0, max(1, len(lines) - WINDOW_LINES + WINDOW_STRIDE), WINDOW_STRIDE)
+    out: list[_WindowStats] = []
+    for start in starts:
+        counts = Counter()
+        length = 0
+        for n, block in blocks[start // WINDOW_STRIDE : (start + WINDOW_LINES) // WINDOW_STRIDE]:
+            length += n
+            counts.update(block)
+        end = min(len(lines), start + WINDOW_LINES)
         out.append(_WindowStats(path, start + 1, end, length, counts))
     return out
 
