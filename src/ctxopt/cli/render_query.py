@@ -41,10 +41,15 @@ def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> No
     if not result.results:
         terminal.warn("nothing relevant found in the index")
         return
+    places = [f"{h.chunk.path}:{h.chunk.start_line}-{h.chunk.end_line}" for h in result.results]
     table = Table(show_edge=False)
-    for column in ("#", "file:lines", "kind", "name", "score", "why"):
-        table.add_column(column, overflow="fold")
-    for position, hit in enumerate(result.results, 1):
+    table.add_column("#", no_wrap=True, justify="right")
+    table.add_column("file:lines", overflow="fold", min_width=min(48, max(map(len, places))))
+    table.add_column("kind", no_wrap=True)
+    table.add_column("name", overflow="fold", ratio=2, min_width=10)
+    table.add_column("score", no_wrap=True)
+    table.add_column("why", overflow="fold", ratio=3, min_width=16)
+    for position, (hit, place) in enumerate(zip(result.results, places, strict=True), 1):
         chunk = hit.chunk
         why = "; ".join(hit.reasons[:3])
         if explain:
@@ -52,7 +57,7 @@ def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> No
             why += "\n" + ", ".join(f"{k} {v:+.3f}" for k, v in shares if v)
         table.add_row(
             str(position),
-            f"{chunk.path}:{chunk.start_line}-{chunk.end_line}",
+            place,
             chunk.kind.value,
             chunk.qualified_name or chunk.name,
             f"{hit.score:.3f}",
