@@ -15,17 +15,8 @@ from ctxopt.pack.compress import LEVELS
 from ctxopt.pack.content import make_renderer
 from ctxopt.pack.fit import Fitting, fit_prompt
 from ctxopt.pack.gaps import blank_gap_checker
-from ctxopt.pack.render import (
-    FORMATS,
-    RenderInput,
-    render,
-)
-from ctxopt.pack.select import (
-    Choice,
-    Fidelity,
-    SelectOptions,
-    select,
-)
+from ctxopt.pack.render import FORMATS, RenderInput, render
+from ctxopt.pack.select import Choice, Fidelity, SelectOptions, select
 from ctxopt.retrieve.api import ensure_fresh
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.scoring import ScoredChunk

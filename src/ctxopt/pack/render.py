@@ -106,14 +106,13 @@ def group_by_file(
 
 def run_text(run: Sequence[Choice], *, line_numbers: bool) -> str:
     """The body of an entry: one chunk, or neighbouring whole chunks with the blank lines
-    between them (numbered as one stretch of the file)."""
-    if len(run) == 1:
-        return entry_text(run[0], line_numbers=line_numbers)
+    between them; line numbers only where the lines shown are the original ones."""
     parts = [run[0].content]
     for before, after in pairwise(run):
         parts.append("\n" * (after.start_line - before.end_line - 1) + after.content)
     text = "\n".join(parts)
-    if not line_numbers or any(c.content != c.hit.chunk.text for c in run):
+    original = all(c.fidelity == Fidelity.FULL and c.content == c.hit.chunk.text for c in run)
+    if not line_numbers or not original:
         return text
     start = run[0].start_line
     width = len(str(run[-1].end_line))
@@ -127,21 +126,6 @@ def run_label(run: Sequence[Choice]) -> str:
     names = ", ".join(c.hit.chunk.qualified_name or c.hit.chunk.name or c.hit.chunk.kind.value
                       for c in run)  # fmt: skip
     return f"{names} (lines {run[0].start_line}-{run[-1].end_line})"
-
-
-def entry_text(choice: Choice, *, line_numbers: bool) -> str:
-    """The body shown for one chunk (line numbers only where lines are the original ones)."""
-    if (
-        not line_numbers
-        or choice.fidelity != Fidelity.FULL
-        or choice.content != choice.hit.chunk.text
-    ):
-        return choice.content
-    start = choice.hit.chunk.start_line
-    width = len(str(choice.hit.chunk.end_line))
-    return "\n".join(
-        f"{start + i:>{width}}| {line}" for i, line in enumerate(choice.content.split("\n"))
-    )
 
 
 def header_text(data: RenderInput) -> str:
@@ -235,15 +219,11 @@ def _raw(code: str) -> str:
 
 
 def _label(choice: Choice) -> str:
-    return entry_label(choice.hit.chunk, choice.fidelity, choice.lines)
-
-
-def entry_label(chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None) -> str:
-    """The line above an entry: kind, name, lines, and how much of it is shown."""
+    chunk = choice.hit.chunk
     name = chunk.qualified_name or chunk.name or chunk.kind.value
-    shown = "" if fidelity == Fidelity.FULL else f", {fidelity.value} only"
-    if fidelity == Fidelity.EXCERPT and lines is not None:
-        shown = f", lines {lines[0]}-{lines[1]} shown"
+    shown = "" if choice.fidelity == Fidelity.FULL else f", {choice.fidelity.value} only"
+    if choice.fidelity == Fidelity.EXCERPT:
+        shown = f", lines {choice.start_line}-{choice.end_line} shown"
     return f"{chunk.kind.value} {name} (lines {chunk.start_line}-{chunk.end_line}{shown})"
 
 
