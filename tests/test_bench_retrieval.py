@@ -24,8 +24,8 @@ from benchlib.select import Span, fill_budget, rank_segments
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 
 
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_retrieval", SCRIPTS / "bench_retrieval.py")
+def _load_script(name: str = "bench_retrieval.py") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name.removesuffix(".py"), SCRIPTS / name)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -344,3 +344,30 @@ def test_a_task_over_the_budget_scores_nothing_but_other_failures_stop_the_run(
     assert fix["25"]["tokens"] == 0 and fix["25"]["line_coverage"] == 0.0
     assert fix["100"]["tokens"] == 60
     assert script.main([*args, "--budgets", "10"]) != 0
+
+
+def test_diagnosis_sorts_every_changed_line_and_agrees_with_the_benchmark(
+    history: tuple[Repo, dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _ = history
+    diagnose = _load_script("diagnose_retrieval.py")
+    assert diagnose.main(["--repo", str(repo.path), "--budgets", "300,2000", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    bench = _load_script()
+    args = ["--repo", str(repo.path), "--methods", "ctxopt", "--runner", "library", "--json"]
+    assert bench.main([*args, "--budgets", "300,2000"]) == 0
+    measured = json.loads(capsys.readouterr().out)["methods"]["ctxopt"]
+    for budget in ("300", "2000"):
+        shares = report["budgets"][budget]["categories"]
+        assert sum(shares.values()) == pytest.approx(1.0, abs=1e-3)
+        assert shares["shown"] == pytest.approx(measured[budget]["line_coverage"], abs=1e-3)
+    assert report["budgets"]["2000"]["categories"]["shown"] > 0.5
+    lines = report["details"][0]["lines"]["300"]
+    assert {f["category"] for f in lines} <= {
+        "shown",
+        "shown-partly",
+        "turned-away",
+        "not-candidate",
+        "no-chunk",
+    }
+    assert diagnose.main(["--repo", str(repo.path / "src"), "--json"]) == 1

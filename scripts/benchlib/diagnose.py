@@ -1,0 +1,143 @@
+"""Where ctxopt's pack loses the changed lines it misses: one category per gold line.
+
+For each case the pack is built in process (as `--runner library` does) and every changed
+line is put in the first category that fits:
+
+  shown          inside code the pack shows verbatim (a whole chunk or an excerpt's lines)
+  shown-partly   its chunk is in the pack, but only as an excerpt elsewhere, a signature,
+                 a stub or a path
+  turned-away    its chunk was ranked but turned away (the reason: budget, per-file cap,
+                 near-duplicate, dropped while fitting the prompt)
+  not-candidate  its chunk was not among the ranked hits at all
+  no-chunk       no chunk of the index holds the line
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchlib.mine import Case, GoldFile
+
+CATEGORIES = ("shown", "shown-partly", "turned-away", "not-candidate", "no-chunk")
+SHOWN = ("full", "excerpt")
+
+
+@dataclass(frozen=True)
+class LineFate:
+    path: str
+    line: int
+    category: str
+    detail: str  # the reason a chunk was turned away, its fidelity, its rank ...
+
+
+def _reason_key(reason: str) -> str:
+    """A drop reason without its numbers ("already 8 chunks from its file" -> per-file cap)."""
+    if reason.startswith("already "):
+        return "per-file cap"
+    if reason.startswith("near-duplicate"):
+        return "near-duplicate"
+    if reason.startswith("dropped to keep"):
+        return "fitting the prompt"
+    if reason == "the budget is full" or reason.startswith("no room"):
+        return "budget"
+    return reason
+
+
+def line_fates(gold: Sequence[GoldFile], result: Any, chunks_of: Any) -> list[LineFate]:
+    """The fate of every gold line in one pack (result: a ctxopt PackResult; chunks_of:
+    path -> the index's chunks of that file)."""
+    chosen = {c.hit.chunk.id: c for c in result.chosen}
+    dropped = {hit.chunk.id: reason for hit, reason in result.dropped}
+    rank = {hit.chunk.id: i for i, hit in enumerate(result.query.results)}
+    fates: list[LineFate] = []
+    for gold_file in gold:
+        chunks = chunks_of(gold_file.path)
+        for line in gold_file.lines:
+            holders = [c for c in chunks if c.start_line <= line <= c.end_line]
+            if not holders:
+                fates.append(LineFate(gold_file.path, line, "no-chunk", ""))
+                continue
+            fates.append(_fate(gold_file.path, line, holders, chosen, dropped, rank))
+    return fates
+
+
+def _fate(
+    path: str,
+    line: int,
+    holders: Sequence[Any],
+    chosen: dict[str, Any],
+    dropped: dict[str, str],
+    rank: dict[str, int],
+) -> LineFate:
+    for chunk in holders:
+        choice = chosen.get(chunk.id)
+        if (
+            choice is not None
+            and choice.fidelity.value in SHOWN
+            and choice.start_line <= line <= choice.end_line
+        ):
+            return LineFate(path, line, "shown", choice.fidelity.value)
+    smallest = min(holders, key=lambda c: c.end_line - c.start_line)
+    if smallest.id in chosen:
+        return LineFate(path, line, "shown-partly", chosen[smallest.id].fidelity.value)
+    if smallest.id in dropped:
+        detail = f"{_reason_key(dropped[smallest.id])}, rank {rank.get(smallest.id, '-')}"
+        return LineFate(path, line, "turned-away", detail)
+    return LineFate(path, line, "not-candidate", smallest.name)
+
+
+def summarise_fates(per_case: Sequence[Sequence[LineFate]]) -> dict[str, Any]:
+    """Mean share of each case's gold lines per category, and the turned-away reasons."""
+    shares: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    cases = [fates for fates in per_case if fates]
+    for fates in cases:
+        for fate in fates:
+            shares[fate.category] += 1 / len(fates)
+            if fate.category == "turned-away":
+                reasons[fate.detail.split(",")[0]] += 1 / len(fates)
+    n = len(cases) or 1
+    return {
+        "categories": {c: round(shares[c] / n, 4) for c in CATEGORIES},
+        "turned_away_by": {r: round(v / n, 4) for r, v in reasons.most_common()},
+        "cases": len(cases),
+    }
+
+
+def diagnose_case(case: Case, worktree: Path, budgets: Sequence[int]) -> dict[int, list[LineFate]]:
+    """Index the checked-out parent and build one pack per budget (ctxopt in process)."""
+    from ctxopt.config import load_settings
+    from ctxopt.errors import BudgetError
+    from ctxopt.index.build import build_index
+    from ctxopt.index.store import IndexReader
+    from ctxopt.pack.api import PackOptions, build_pack
+    from ctxopt.retrieve.candidates import CandidateSource
+
+    settings = load_settings(worktree)
+    build_index(settings)
+    source = CandidateSource(IndexReader(settings.db_path))
+    cache: dict[str, list[Any]] = {}
+
+    def chunks_of(path: str) -> list[Any]:
+        if path not in cache:
+            cache[path] = source.in_files([path])
+        return cache[path]
+
+    out: dict[int, list[LineFate]] = {}
+    for budget in budgets:
+        options = PackOptions(task=case.task, budget=budget, compression="none", refresh=False)
+        try:
+            result = build_pack(settings, options)
+        except BudgetError:
+            out[budget] = [
+                LineFate(g.path, line, "turned-away", "task over the budget")
+                for g in case.gold
+                for line in g.lines
+            ]
+            continue
+        out[budget] = line_fates(case.gold, result, chunks_of)
+    return out
