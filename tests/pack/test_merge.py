@@ -99,3 +99,13 @@ def test_room_left_by_merging_goes_to_hits_turned_away_for_room_in_their_order()
     elsewhere = [(hit("new", "other.py"), BUDGET_FULL)]
     assert top_up([base], elsewhere, 50 + FILE_HEADER - 1, cost_of) == []  # its file's header
     assert len(top_up([base], elsewhere, 50 + FILE_HEADER, cost_of)) == 1
+
+
+def test_work_tree_lines_are_numbered_as_the_index_numbers_them(tmp_path: Path) -> None:
+    from ctxopt.chunking import source_lines
+
+    target = tmp_path / "a.py"
+    target.write_bytes(b"\xef\xbb\xbfx = 1\n\x0cy = 2\r\nz = 3\n")
+    assert source_lines(target) == ["x = 1", "", "y = 2", "z = 3"]  # BOM off, form feed splits
+    assert source_lines(target, max_bytes=5) is None
+    assert source_lines(tmp_path / "missing.py") is None

@@ -5,6 +5,8 @@ Public API: read_source, chunk_file, CHUNKER_VERSION.  chunk_file never raises.
 
 from __future__ import annotations
 
+import os
+
 from ctxopt.chunking.build import build_chunks, split_long
 from ctxopt.chunking.code import code_drafts
 from ctxopt.chunking.draft import Draft
@@ -32,6 +34,19 @@ def read_source(abs_path: str) -> tuple[str, int]:
     if "\ufffd" not in text:
         return text, 0
     return text, text.count("\ufffd") - data.count("\xef\xbf\xbd".encode("latin-1"))
+
+
+def source_lines(
+    abs_path: str | os.PathLike[str], max_bytes: int | None = None
+) -> list[str] | None:
+    """The file's lines as the index numbers them (read as `read_source`, split as
+    `chunk_file`); None when it cannot be read or is larger than max_bytes."""
+    try:
+        if max_bytes is not None and os.stat(abs_path).st_size > max_bytes:
+            return None
+        return read_source(os.fspath(abs_path))[0].splitlines()
+    except OSError:
+        return None
 
 
 def chunk_file(path: str, text: str, language: str, *, timeout_s: float = 5.0) -> ChunkedFile:

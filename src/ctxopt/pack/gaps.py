@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ctxopt.chunking import source_lines
 from ctxopt.pack.render import GapCheck
 from ctxopt.types import Chunk
 
@@ -15,21 +16,18 @@ def blank_gap_checker(root: Path) -> GapCheck:
 
     def lines_of(path: str) -> list[str] | None:
         if path not in files:
-            try:
-                text = (root / path).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                files[path] = None
-            else:
-                files[path] = text.split("\n")
+            files[path] = source_lines(root / path)
         return files[path]
 
     def only_blank_between(before: Chunk, after: Chunk) -> bool:
         lines = lines_of(before.path)
         if lines is None or before.path != after.path or after.start_line > len(lines):
             return False
+        last = (before.text.splitlines() or [""])[-1]
+        first = (after.text.splitlines() or [""])[0]
         edges = (
-            lines[before.end_line - 1].rstrip() == before.text.split("\n")[-1].rstrip()
-            and lines[after.start_line - 1].rstrip() == after.text.split("\n")[0].rstrip()
+            lines[before.end_line - 1].rstrip() == last.rstrip()
+            and lines[after.start_line - 1].rstrip() == first.rstrip()
         )
         gap = lines[before.end_line : after.start_line - 1]
         return edges and all(not line.strip() for line in gap)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ctxopt.chunking import source_lines
 from ctxopt.chunking.code import is_test_path
 from ctxopt.config import Settings
 from ctxopt.embed import STATIC_NAME
@@ -193,7 +194,8 @@ def add_window_evidence(
     sources = [p for p in paths if not is_test_path(p)][:COMPANION_SOURCES]
     for tests in companion_tests(sources, indexed).values():
         paths.extend(t for t in tests[:1] if t not in paths)
-    files = {path: lines for path in paths if (lines := _read_lines(root / path)) is not None}
+    read = {path: source_lines(root / path, MAX_WINDOW_FILE_BYTES) for path in paths}
+    files = {path: lines for path, lines in read.items() if lines is not None}
     windows = rank_windows(task, files)
     if not windows:
         return
@@ -223,15 +225,6 @@ def _shows_its_lines(chunk: Chunk) -> bool:
     """False for summaries (a class shown as its member list) that span more than they show."""
     span = chunk.end_line - chunk.start_line + 1
     return chunk.text.count("\n") + 1 >= span // 2
-
-
-def _read_lines(path: Path) -> list[str] | None:
-    try:
-        if path.stat().st_size > MAX_WINDOW_FILE_BYTES:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return None
 
 
 def _names_docs(entities: Entities) -> bool:
