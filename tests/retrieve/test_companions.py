@@ -21,6 +21,9 @@ def test_subject_stems_drop_test_affixes() -> None:
     assert subject_stem("command_test.go") == "command"
     assert subject_stem("source/utils/merge.test.ts") == "merge"
     assert subject_stem("src/test/java/ParserTest.java") == "parser"
+    assert subject_stem("tests/test_latest.py") == "latest"  # not "la"
+    assert subject_stem("src/contest.py") == "contest"
+    assert subject_stem("tests/test_utils_test.py") == "utils"
 
 
 def test_each_source_gets_its_tests_by_name() -> None:

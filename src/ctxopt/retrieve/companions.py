@@ -14,12 +14,15 @@ from pathlib import PurePosixPath
 
 from ctxopt.chunking.code import is_test_path
 
-_AFFIXES = re.compile(r"^tests?_|_tests?$|\.test$|\.spec$|_spec$|Tests?$|Spec$", re.IGNORECASE)
+_PREFIX = re.compile(r"^[Tt]ests?_")
+_SUFFIX = re.compile(r"(?:_tests?|\.test|\.spec|_spec|(?<=[a-z0-9])(?:Tests?|Spec))$")
 
 
 def subject_stem(path: str) -> str:
-    """The file's stem without test affixes, lower-cased: the name of what it is about."""
-    return _AFFIXES.sub("", PurePosixPath(path).stem).lower()
+    """The file's stem without one test prefix and one test suffix, lower-cased: the name
+    of what it is about (`test_latest.py` is about `latest`, `ParserTest.java` about
+    `parser`; `contest.py` keeps its name)."""
+    return _SUFFIX.sub("", _PREFIX.sub("", PurePosixPath(path).stem)).lower()
 
 
 def companion_tests(sources: Iterable[str], paths: Iterable[str]) -> dict[str, list[str]]:

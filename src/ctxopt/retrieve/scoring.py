@@ -10,6 +10,7 @@ from pathlib import PurePosixPath
 
 from ctxopt.index.schema import split_identifier
 from ctxopt.retrieve.candidates import Candidate
+from ctxopt.retrieve.companions import subject_stem
 from ctxopt.retrieve.entities import Entities
 from ctxopt.retrieve.intent import Intent, IntentType
 from ctxopt.types import Chunk, ChunkKind
@@ -46,7 +47,6 @@ LANGUAGE_WORDS = {
     "ruby": "ruby", "php": "php", "bash": "bash", "shell": "bash", "c#": "csharp",
     "csharp": "csharp", "c++": "cpp", "cpp": "cpp",
 }  # fmt: skip
-_TEST_AFFIX = re.compile(r"^test_|_test$|\.test$|\.spec$|_spec$")
 _ERROR_HANDLING = re.compile(r"\b(raise|throw|except|catch|Err\(|panic|errors?\.|error)\b")
 
 INTENT_KINDS: dict[IntentType, dict[str, float]] = {
@@ -138,7 +138,7 @@ def same_file(path: str, mention: str) -> bool:
 
 def path_proximity(path: str, entities: Entities) -> float:
     best = 0.0
-    stem = _TEST_AFFIX.sub("", PurePosixPath(path).stem.lower())
+    stem = subject_stem(path)
     for mention in entities.paths:
         if same_file(path, mention):
             return 1.0
