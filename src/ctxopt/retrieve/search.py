@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,6 +72,7 @@ def gather(
     task: str,
     entities: Entities,
     embed: Embed | None,
+    indexed: Collection[str],
 ) -> dict[str, Candidate]:
     """Hop 1: full-text, vector and entity candidates."""
     pool: dict[str, Candidate] = {}
@@ -85,20 +86,22 @@ def gather(
     for chunk in source.named(entities.symbol_names):
         _add(pool, chunk).entity_hits.add(f"defines {chunk.name}")
     for mention in entities.paths:
-        for chunk in _path_chunks(source, mention):
+        for chunk in _path_chunks(source, mention, indexed):
             _add(pool, chunk).entity_hits.add(f"path {mention}")
     return pool
 
 
-def _path_chunks(source: CandidateSource, mention: str) -> list[Chunk]:
+def _path_chunks(source: CandidateSource, mention: str, indexed: Collection[str]) -> list[Chunk]:
     """Chunks of the files a mention names; a prefix from another machine (an absolute
-    path in a traceback) is dropped folder by folder, down to folder/file."""
+    path in a traceback) is dropped folder by folder, down to folder/file, until the rest
+    is the tail of an indexed path (checked in memory: one query per mention); a mention
+    that is no file's tail (a folder, a missing file) is looked up as written."""
     parts = mention.split("/")
     for first in range(max(1, len(parts) - 1)):
-        found = source.path_like("/".join(parts[first:]))
-        if found:
-            return found
-    return []
+        tail = "/".join(parts[first:])
+        if any(path == tail or path.endswith("/" + tail) for path in indexed):
+            return source.path_like(tail)
+    return source.path_like(mention)
 
 
 def expand(
@@ -152,9 +155,9 @@ def search(
     source = CandidateSource(
         reader, prefilter_clause(options.languages, options.kinds, options.no_tests)
     )
-    pool = gather(source, task, entities, embed)
-    graph = reader.graph()
     files = reader.file_records()
+    pool = gather(source, task, entities, embed, files)
+    graph = reader.graph()
     ctx = ScoringContext(
         entities=entities,
         intent=intent,
