@@ -90,7 +90,7 @@ def test_stale_files_are_refreshed_or_warned(indexed_repo: Path, cli: CliRunner)
     try:
         warned = cli("query", "apply_bulk_discount", "--path", str(indexed_repo), "--no-refresh")
         assert warned.code == 0
-        assert "1 files changed since indexing" in warned.err
+        assert "1 file changed since indexing" in warned.err
         results = top(cli, indexed_repo, "apply_bulk_discount")
         assert results[0]["file"] == "inventory/pricing.py"
     finally:

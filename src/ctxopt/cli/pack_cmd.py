@@ -10,6 +10,7 @@ import typer
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
 from ctxopt.cli.settings import settings_from_flags
+from ctxopt.wording import plural
 
 
 def pack(
@@ -104,7 +105,8 @@ def pack(
     for warning in result.warnings:
         terminal.warn(warning)
     if result.stale:
-        terminal.warn(f"{result.stale} files changed since indexing; the pack may be stale")
+        stale = plural(result.stale, "file")
+        terminal.warn(f"{stale} changed since indexing; the pack may be stale")
     if output is not None:
         output.write_text(result.prompt, encoding="utf-8")
     if as_json:

@@ -9,6 +9,7 @@ import typer
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
 from ctxopt.cli.settings import settings_from_flags
+from ctxopt.wording import plural
 
 
 def query(
@@ -54,7 +55,7 @@ def query(
     )
     if freshness.stale and not freshness.refreshed:
         terminal.warn(
-            f"{freshness.stale} files changed since indexing; results may be stale "
+            f"{plural(freshness.stale, 'file')} changed since indexing; results may be stale "
             "(run `ctxopt index` or drop --no-refresh)"
         )
     if as_json:

@@ -7,6 +7,7 @@ from typing import Any
 
 from ctxopt.cli.console import Terminal
 from ctxopt.pack.api import PackResult
+from ctxopt.wording import plural
 
 
 def pack_json(result: PackResult) -> dict[str, Any]:
@@ -61,7 +62,7 @@ def pack_summary(terminal: Terminal, result: PackResult, output: Path | None) ->
     terminal.err.print(
         f"packed {result.tokens:,}/{result.budget:,} tokens ({result.encoding}"
         + (f", x{result.token_factor} for the model" if result.token_factor != 1.0 else "")
-        + f"): {len(result.files)} files, {shown} chunks{where}; "
+        + f"): {plural(len(result.files), 'file')}, {plural(shown, 'chunk')}{where}; "
         f"{result.savings.percentage:.1f}% smaller than the repository "
         f"({result.savings.repo_tokens:,} tokens); intent {result.query.intent.type.value}, "
         f"confidence {result.confidence:.2f}; recommended model: "

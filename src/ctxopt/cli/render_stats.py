@@ -9,6 +9,7 @@ from rich.table import Table
 from ctxopt.cli.console import Terminal
 from ctxopt.stats import IndexReport
 from ctxopt.types import IndexStats
+from ctxopt.wording import plural
 
 
 def _language_table(languages: dict[str, dict[str, int]]) -> Table:
@@ -24,8 +25,9 @@ def index_summary(terminal: Terminal, stats: IndexStats) -> None:
     terminal.err.print(_language_table(stats.languages))
     skipped = ", ".join(f"{reason} {count}" for reason, count in sorted(stats.skipped.items()))
     terminal.err.print(
-        f"{stats.files:,} files, {stats.chunks:,} chunks, {stats.tokens:,} tokens "
-        f"(+{stats.added} ~{stats.changed} -{stats.deleted}, {stats.embedded:,} chunks embedded) "
+        f"{plural(stats.files, 'file')}, {plural(stats.chunks, 'chunk')}, "
+        f"{plural(stats.tokens, 'token')} (+{stats.added} ~{stats.changed} -{stats.deleted}, "
+        f"{plural(stats.embedded, 'chunk')} embedded) "
         f"in {stats.seconds:.2f} s",
         markup=False,
     )
@@ -33,7 +35,7 @@ def index_summary(terminal: Terminal, stats: IndexStats) -> None:
         terminal.err.print(f"skipped: {skipped}", markup=False)
     if stats.fallback_files or stats.decode_errors:
         terminal.err.print(
-            f"line-chunked after parser trouble: {stats.fallback_files} files; "
+            f"line-chunked after parser trouble: {plural(stats.fallback_files, 'file')}; "
             f"undecodable bytes replaced: {stats.decode_errors}",
             markup=False,
         )
@@ -44,7 +46,8 @@ def report_table(terminal: Terminal, report: IndexReport) -> None:
     when = datetime.fromtimestamp(report.indexed_at, tz=timezone.utc).strftime("%Y-%m-%d %H:%M")
     terminal.out.print(_language_table(report.languages))
     terminal.out.print(
-        f"{report.files:,} files, {report.chunks:,} chunks, {report.tokens:,} tokens\n"
+        f"{plural(report.files, 'file')}, {plural(report.chunks, 'chunk')}, "
+        f"{plural(report.tokens, 'token')}\n"
         f"index: {report.db_path} ({report.size_bytes / 1e6:.1f} MB on disk)\n"
         f"embedder: {report.embedder} ({report.dimensions} dimensions)\n"
         f"last indexed commit: {report.last_commit[:12] or '(none)'} at {when} UTC\n"

@@ -9,6 +9,7 @@ from ctxopt.config import Settings
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.search import QueryOptions, QueryResult, search
+from ctxopt.wording import plural
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ def ensure_fresh(
         from ctxopt.index.build import build_index
 
         if notify:
-            notify(f"refreshing the index: {stale} files changed since it was built")
+            notify(f"refreshing the index: {plural(stale, 'file')} changed since it was built")
         build_index(settings)
         return Freshness(stale, True), IndexReader(settings.db_path)
     return Freshness(stale, False), reader

@@ -1,0 +1,36 @@
+"""Counts in messages: "1 file", "2 files"."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxopt.cli.console import Terminal
+from ctxopt.cli.render_stats import index_summary
+from ctxopt.types import IndexStats
+from ctxopt.wording import plural
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [(0, "0 files"), (1, "1 file"), (2, "2 files"), (1234, "1,234 files"), (-1, "-1 files")],
+)
+def test_plural(count: int, expected: str) -> None:
+    assert plural(count, "file") == expected
+
+
+def test_index_summary_says_one_file(capsys: pytest.CaptureFixture[str]) -> None:
+    stats = IndexStats(
+        files=1,
+        chunks=1,
+        tokens=1,
+        languages={"python": {"files": 1, "chunks": 1, "tokens": 1}},
+        skipped={},
+        added=1,
+        embedded=1,
+        fallback_files=1,
+    )
+    index_summary(Terminal(), stats)
+    err = capsys.readouterr().err
+    assert "1 file, 1 chunk, 1 token (+1 ~0 -0, 1 chunk embedded)" in err
+    assert "parser trouble: 1 file;" in err
+    assert "1 files" not in err and "1 chunks" not in err
