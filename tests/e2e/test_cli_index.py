@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from clitools import CliRunner, assert_one_line_error
-from helpers import commit_all, init_repo, sample_repo, write_files
+from helpers import commit_all, git, init_repo, sample_repo, write_files
 
 pytestmark = pytest.mark.slow
 
@@ -24,6 +24,20 @@ def test_index_then_reindex_embeds_nothing(tmp_path: Path, cli: CliRunner) -> No
     second = cli("index", "--path", str(repo), "--json").json()
     assert second["embedded"] == 0
     assert second["chunks"] == stats["chunks"]
+
+
+def test_index_folder_stays_out_of_git_status(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write_files(repo, {"app.py": "def main():\n    return 1\n"})
+    commit_all(repo, "initial")
+    for args in (("index", str(repo)), ("index", str(repo), "--full")):
+        result = cli(*args, "--quiet")
+        assert result.code == 0, result.err
+        assert (repo / ".ctxopt" / ".gitignore").is_file()
+        assert ".ctxopt" not in git(repo, "status", "--porcelain", "--untracked-files=all")
+    report = cli("stats", "--path", str(repo), "--json")
+    assert report.code == 0, report.err
+    assert report.json()["files"] == 1
 
 
 def test_index_summary_goes_to_stderr(tmp_path: Path, cli: CliRunner) -> None:

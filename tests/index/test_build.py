@@ -10,8 +10,8 @@ import pytest
 from ctxopt.config import load_settings
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index.build import build_index
-from ctxopt.index.store import IndexReader
-from helpers import HashEmbedder, commit_all, init_repo, sample_repo, write_files
+from ctxopt.index.store import IndexReader, ignore_self
+from helpers import HashEmbedder, commit_all, git, init_repo, sample_repo, write_files
 
 
 def chunk_paths(db: Path) -> list[str]:
@@ -142,3 +142,61 @@ def test_full_text_index_stays_in_step_with_the_rows_after_many_changes(tmp_path
         return sorted((-round(score, 2), c.path, c.name) for c, score in found)
 
     assert ranking(settings.db_path) == ranking(fresh.db_path)
+
+
+def small_repo(tmp_path: Path) -> Path:
+    repo = init_repo(tmp_path / "repo")
+    write_files(repo, {"app.py": "def main():\n    return 1\n", "README.md": "# app\n"})
+    commit_all(repo, "initial")
+    return repo
+
+
+def test_index_folder_ignores_itself_through_full_rebuilds(tmp_path: Path) -> None:
+    repo = small_repo(tmp_path)
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=1)
+    ignore = settings.db_path / ".gitignore"
+    assert ignore.read_text().splitlines()[-1] == "*"
+    assert git(repo, "status", "--porcelain") == ""
+    build_index(settings, full=True, embedder=HashEmbedder(), workers=1)
+    assert ignore.is_file()
+    assert git(repo, "status", "--porcelain") == ""
+    assert IndexReader(settings.db_path).file_records().keys() == {"app.py", "README.md"}
+
+
+def test_an_older_index_gets_its_gitignore_on_the_next_run(tmp_path: Path) -> None:
+    repo = small_repo(tmp_path)
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=1)
+    (settings.db_path / ".gitignore").unlink()
+    assert git(repo, "status", "--porcelain") == "?? .ctxopt/\n"
+    nothing = HashEmbedder()
+    build_index(settings, embedder=nothing, workers=1)
+    assert nothing.embedded == []
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_an_edited_gitignore_is_left_alone(tmp_path: Path) -> None:
+    repo = small_repo(tmp_path)
+    settings = load_settings(repo)
+    settings.db_path.mkdir()
+    (settings.db_path / ".gitignore").write_text("# keep the index in git\n")
+    build_index(settings, full=True, embedder=HashEmbedder(), workers=1)
+    assert (settings.db_path / ".gitignore").read_text() == "# keep the index in git\n"
+
+
+def test_a_users_existing_folder_is_not_marked_ignored(tmp_path: Path) -> None:
+    repo = small_repo(tmp_path)
+    write_files(repo, {"shared/notes.txt": "mine\n"})
+    settings = load_settings(repo, {"db": repo / "shared"})
+    build_index(settings, embedder=HashEmbedder(), workers=1)
+    assert not (repo / "shared" / ".gitignore").exists()
+    assert "?? shared/" in git(repo, "status", "--porcelain")
+
+
+def test_ignore_self_writes_nothing_for_object_storage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    ignore_self("s3://bucket/index")
+    assert list(tmp_path.iterdir()) == []

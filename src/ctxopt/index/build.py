@@ -19,7 +19,7 @@ from ctxopt.errors import IndexMismatchError
 from ctxopt.index import schema
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import ProcessedFile, file_hash, process_files
-from ctxopt.index.store import IndexReader, IndexWriter, index_exists
+from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, index_exists
 from ctxopt.retrieve.graph import build_graph
 from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats
 
@@ -113,6 +113,7 @@ def build_index(
     todo = [*plan.added, *plan.changed]
     skipped = dict(Counter(s.reason for s in found.skipped))
     if not todo and not plan.deleted and not same and meta is not None and meta.last_commit == head:
+        ignore_self(db)  # an index built before ctxopt wrote .gitignore
         return _stats(stored, skipped, started, embedder_name, db)
 
     embedder = embedder or get_embedder(settings.embedder, notify=progress.message)

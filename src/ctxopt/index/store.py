@@ -8,6 +8,7 @@ file's rows, then add), so an interrupted run is repaired by the next one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -47,6 +48,36 @@ def table_uri(db: str, name: str) -> str:
 
 def index_exists(db: Path) -> bool:
     return (db / f"{schema.META}.lance").is_dir()
+
+
+GITIGNORE = ".gitignore"
+GITIGNORE_TEXT = "# Created by ctxopt: the index folder ignores itself.\n*\n"
+
+
+def is_remote(db: Path | str) -> bool:
+    """An object-store location (s3://, gs://, ...) rather than a local folder."""
+    return "://" in str(db)
+
+
+def ignore_self(db: Path | str) -> None:
+    """Write db/.gitignore ("*") so the index never shows in `git status`, as pytest's and
+    ruff's caches do.  Local folders only; an existing file is left as the user made it."""
+    if is_remote(db):
+        return
+    target = Path(db) / GITIGNORE
+    if target.exists():
+        return
+    with contextlib.suppress(OSError):  # a read-only folder: the index works without it
+        target.write_text(GITIGNORE_TEXT, encoding="utf-8")
+
+
+def _ours(db: Path) -> bool:
+    """Whether db is a folder ctxopt may mark ignored: new, empty, or already an index.
+    A --db pointing at an existing folder of the user's must not hide its files from git."""
+    try:
+        return not db.is_dir() or not any(db.iterdir()) or index_exists(db)
+    except OSError:
+        return False
 
 
 class IndexReader:
@@ -109,10 +140,13 @@ class IndexWriter:
     def __init__(self, db: Path, dimensions: int) -> None:
         ensure_lancedb_cpu()
         quiet_lance()
+        ours = _ours(db)
         try:
             db.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CtxoptError(f"cannot create the index folder {db}: {exc.strerror}") from exc
+        if ours:
+            ignore_self(db)
         import lance
 
         self._lance = lance
