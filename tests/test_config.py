@@ -186,3 +186,19 @@ def test_user_config_path(tmp_path: Path) -> None:
     assert user_config_path({"XDG_CONFIG_HOME": "/x"}) == Path("/x/ctxopt/config.toml")
     expected = tmp_path / ".config" / "ctxopt" / "config.toml"
     assert user_config_path({"HOME": str(tmp_path)}) == expected
+
+
+@pytest.mark.parametrize("source", ["flag", "env", "file"])
+def test_an_object_storage_db_is_refused_not_made_a_local_folder(
+    repo: Path, env: dict[str, str], source: str
+) -> None:
+    flags: dict[str, object] = {}
+    if source == "flag":
+        flags["db"] = "s3://bucket/index"
+    elif source == "env":
+        env["CTXOPT_DB"] = "s3://bucket/index"
+    else:
+        (repo / "ctxopt.toml").write_text("db = 's3://bucket/index'\n")
+    with pytest.raises(UsageError, match="object storage is not supported yet"):
+        load_settings(repo, flags, env=env)
+    assert not (repo / "s3:").exists() and not (Path.cwd() / "s3:").exists()

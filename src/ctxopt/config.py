@@ -170,6 +170,12 @@ class _Merge:
 
 def _db_path(text: str, root: Path, source: str) -> Path:
     """File values are relative to the repo root; env and flag values to the current folder."""
+    if "://" in text:
+        where = "--db" if source == "flag" else f"{source}: db"
+        raise UsageError(
+            f"{where} {text!r}: an index on object storage is not supported yet; "
+            "give a local folder"
+        )
     path = Path(text).expanduser()
     if not path.is_absolute():
         base = root if source.startswith(("user:", "repo:")) else Path.cwd()

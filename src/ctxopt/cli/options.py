@@ -12,7 +12,7 @@ PathOption = Annotated[
     typer.Option("--path", help="Repository folder (default: the current directory)."),
 ]
 DbOption = Annotated[
-    Path | None,
+    str | None,
     typer.Option("--db", help="Index folder (default: PATH/.ctxopt). Env: CTXOPT_DB."),
 ]
 JsonOption = Annotated[

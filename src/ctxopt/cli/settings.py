@@ -11,7 +11,4 @@ from ctxopt.paths import resolve_root
 def settings_from_flags(path: Path | None, **flags: object) -> Settings:
     """Settings for the repository at path with the given flag values (None = not given)."""
     root = resolve_root(path)
-    db = flags.get("db")
-    if isinstance(db, Path):
-        flags["db"] = db.expanduser().resolve()
     return load_settings(root, {k: v for k, v in flags.items() if v is not None})

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 
 from ctxopt.types import FileRecord
+from ctxopt.wording import plural
 
 MAX_LINES = 25
 
@@ -24,7 +25,7 @@ def structure_overview(records: Mapping[str, FileRecord], depth: int = 2) -> str
     lines = []
     for folder in sorted(ordered):
         main = ", ".join(lang for lang, _ in languages[folder].most_common(2))
-        lines.append(f"{folder}  ({files[folder]} files: {main})")
+        lines.append(f"{folder}  ({plural(files[folder], 'file')}: {main})")
     if len(files) > MAX_LINES:
         lines.append(f"... and {len(files) - MAX_LINES} more folders")
     return "\n".join(lines)
