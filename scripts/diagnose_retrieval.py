@@ -4,8 +4,10 @@
 Mines the same cases as bench_retrieval.py, builds ctxopt's pack in process at each budget,
 and sorts every changed line into one category: shown, shown-partly, turned-away (with the
 reason: budget, per-file cap, near-duplicate, fitting the prompt), not-candidate, no-chunk.
-The table gives each category's mean share of a case's changed lines; --json adds every
-case's lines.
+The table gives each category's mean share of a case's changed lines, and two reference
+points in the same room (benchlib/bounds.py): the ranked chunks taken whole in rank order,
+and an oracle that picks whole chunks knowing the changed lines; --json adds every case's
+lines.
 
 Example:
   python scripts/diagnose_retrieval.py --repo /tmp/bench/click --cases 40 --budgets 8000
@@ -21,7 +23,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchlib.diagnose import CATEGORIES, LineFate, diagnose_case, summarise_fates
+from benchlib.diagnose import (
+    BOUNDS,
+    CATEGORIES,
+    LineFate,
+    diagnose_case,
+    summarise_bounds,
+    summarise_fates,
+)
 from benchlib.gitutil import BenchError
 from benchlib.mine import mine_cases
 from benchlib.worktree import WorkTree
@@ -51,25 +60,31 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     if not mined.cases:
         raise BenchError("no eligible commits in this repository's history")
     fates: dict[int, list[list[LineFate]]] = {b: [] for b in args.budgets}
+    bounds: dict[int, list[dict[str, float]]] = {b: [] for b in args.budgets}
     details = []
     with WorkTree(args.repo, args.work) as tree:
         for i, case in enumerate(mined.cases, 1):
             print(f"[{i}/{len(mined.cases)}] {case.sha[:10]} {case.subject[:60]}", file=sys.stderr)
             tree.checkout(case.parent)
             by_budget = diagnose_case(case, tree.path, args.budgets)
-            for budget, case_fates in by_budget.items():
-                fates[budget].append(case_fates)
+            for budget, diagnosis in by_budget.items():
+                fates[budget].append(diagnosis.fates)
+                bounds[budget].append(diagnosis.bounds)
             details.append(
                 {
                     "sha": case.sha,
                     "task": case.subject,
-                    "lines": {str(b): [asdict(f) for f in fs] for b, fs in by_budget.items()},
+                    "lines": {str(b): [asdict(f) for f in d.fates] for b, d in by_budget.items()},
+                    "bounds": {str(b): d.bounds for b, d in by_budget.items()},
                 }
             )
     return {
         "repo": args.repo.resolve().name,
         "cases": len(mined.cases),
-        "budgets": {str(b): summarise_fates(per_case) for b, per_case in fates.items()},
+        "budgets": {
+            str(b): summarise_fates(per_case) | {"bounds": summarise_bounds(bounds[b])}
+            for b, per_case in fates.items()
+        },
         "details": details,
     }
 
@@ -86,6 +101,10 @@ def render_table(report: dict[str, object]) -> str:
     for reason in reasons:
         cells = "".join(f"{s['turned_away_by'].get(reason, 0.0):>10.3f}" for s in budgets.values())
         rows.append(f"  {reason}"[:16].ljust(16) + cells)
+    rows.append("same room, whole chunks:")
+    for name in BOUNDS:
+        cells = "".join(f"{s['bounds'][name]:>10.3f}" for s in budgets.values())
+        rows.append(f"  {name}".ljust(16) + cells)
     return "\n".join(rows) + "\n"
 
 

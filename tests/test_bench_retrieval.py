@@ -14,6 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
+from benchlib.bounds import ENTRY_LABEL, FILE_HEADER, oracle_coverage, ranking_coverage
 from benchlib.corpus import BlobCache
 from benchlib.ctxopt_runner import CtxoptRunner
 from benchlib.gitutil import BenchError
@@ -362,6 +363,12 @@ def test_diagnosis_sorts_every_changed_line_and_agrees_with_the_benchmark(
         assert sum(shares.values()) == pytest.approx(1.0, abs=1e-3)
         assert shares["shown"] == pytest.approx(measured[budget]["line_coverage"], abs=1e-3)
     assert report["budgets"]["2000"]["categories"]["shown"] > 0.5
+    for budget in ("300", "2000"):
+        bounds = report["budgets"][budget]["bounds"]
+        assert set(bounds) == {"ranking", "oracle"}
+        assert all(0.0 <= share <= 1.0 for share in bounds.values())
+    # with room for every changed chunk, the oracle shows every changed line
+    assert report["budgets"]["2000"]["bounds"]["oracle"] == pytest.approx(1.0)
     lines = report["details"][0]["lines"]["300"]
     assert {f["category"] for f in lines} <= {
         "shown",
@@ -371,3 +378,41 @@ def test_diagnosis_sorts_every_changed_line_and_agrees_with_the_benchmark(
         "no-chunk",
     }
     assert diagnose.main(["--repo", str(repo.path / "src"), "--json"]) == 1
+
+
+GOLD = [GoldFile("a.py", (2, 3, 10)), GoldFile("b.py", (5,))]
+
+
+def _entry(tokens: int, new_file: bool = True) -> int:
+    return tokens + ENTRY_LABEL + (FILE_HEADER if new_file else 0)
+
+
+def test_ranking_bound_takes_ranked_chunks_in_order_and_skips_what_does_not_fit() -> None:
+    ranked = [
+        Span("a.py", 1, 4, 30),  # lines 2, 3
+        Span("c.py", 1, 50, 500),  # too big: skipped, the rest still tried
+        Span("b.py", 1, 9, 40),  # line 5
+        Span("a.py", 8, 12, 20),  # line 10, but no room left for it
+    ]
+    room = _entry(30) + _entry(40)
+    assert ranking_coverage(GOLD, ranked, room) == pytest.approx(3 / 4)
+    assert ranking_coverage(GOLD, ranked, room + _entry(20, new_file=False)) == 1.0
+    # too little room for the first: a later, smaller one still goes in
+    assert ranking_coverage(GOLD, ranked, _entry(30) - 1) == pytest.approx(1 / 4)
+    assert ranking_coverage(GOLD, ranked, _entry(20) - 1) == 0.0
+    assert ranking_coverage([], ranked, room) == 0.0
+
+
+def test_oracle_bound_picks_by_changed_lines_per_token_and_counts_nested_lines_once() -> None:
+    chunks = [
+        Span("a.py", 1, 4, 30),
+        Span("a.py", 8, 12, 20),
+        Span("a.py", 1, 12, 60),  # holds both of the above: the best value per token
+        Span("b.py", 1, 9, 40),
+        Span("b.py", 20, 30, 5),  # cheap but holds no changed line
+    ]
+    # room for the whole of a.py and for b.py: every changed line
+    assert oracle_coverage(GOLD, chunks, _entry(60) + _entry(40)) == 1.0
+    # room for a.py only: its three lines; the nested chunks add nothing after it
+    assert oracle_coverage(GOLD, chunks, _entry(60) + _entry(40) - 1) == pytest.approx(3 / 4)
+    assert oracle_coverage(GOLD, chunks, _entry(20) - 1) == 0.0

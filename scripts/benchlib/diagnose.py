@@ -10,6 +10,9 @@ line is put in the first category that fits:
                  near-duplicate, dropped while fitting the prompt)
   not-candidate  its chunk was not among the ranked hits at all
   no-chunk       no chunk of the index holds the line
+
+Beside the fates, each pack gets the two reference points of benchlib.bounds (ranking,
+oracle) for the same room as its entries took.
 """
 
 from __future__ import annotations
@@ -20,9 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchlib.bounds import oracle_coverage, ranking_coverage
 from benchlib.mine import Case, GoldFile
+from benchlib.select import Span
 
 CATEGORIES = ("shown", "shown-partly", "turned-away", "not-candidate", "no-chunk")
+BOUNDS = ("ranking", "oracle")
 SHOWN = ("full", "excerpt")
 
 
@@ -90,6 +96,33 @@ def _fate(
     return LineFate(path, line, "not-candidate", smallest.name)
 
 
+@dataclass(frozen=True)
+class PackDiagnosis:
+    fates: list[LineFate]
+    bounds: dict[str, float]  # BOUNDS name -> share of the case's changed lines
+
+
+def _span(chunk: Any) -> Span:
+    return Span(chunk.path, chunk.start_line, chunk.end_line, chunk.tokens)
+
+
+def pack_bounds(gold: Sequence[GoldFile], result: Any, chunks_of: Any) -> dict[str, float]:
+    """The ranking and oracle shares of one pack's case, in the room its entries took."""
+    room = sum(c.tokens for c in result.chosen)
+    ranked = [_span(hit.chunk) for hit in result.query.results]
+    chunks = [_span(chunk) for g in gold for chunk in chunks_of(g.path)]
+    return {
+        "ranking": ranking_coverage(gold, ranked, room),
+        "oracle": oracle_coverage(gold, chunks, room),
+    }
+
+
+def summarise_bounds(per_case: Sequence[dict[str, float]]) -> dict[str, float]:
+    """Mean of each bound over the cases."""
+    n = len(per_case) or 1
+    return {name: round(sum(b[name] for b in per_case) / n, 4) for name in BOUNDS}
+
+
 def summarise_fates(per_case: Sequence[Sequence[LineFate]]) -> dict[str, Any]:
     """Mean share of each case's gold lines per category, and the turned-away reasons."""
     shares: Counter[str] = Counter()
@@ -108,7 +141,7 @@ def summarise_fates(per_case: Sequence[Sequence[LineFate]]) -> dict[str, Any]:
     }
 
 
-def diagnose_case(case: Case, worktree: Path, budgets: Sequence[int]) -> dict[int, list[LineFate]]:
+def diagnose_case(case: Case, worktree: Path, budgets: Sequence[int]) -> dict[int, PackDiagnosis]:
     """Index the checked-out parent and build one pack per budget (ctxopt in process)."""
     from ctxopt.config import load_settings
     from ctxopt.errors import BudgetError
@@ -127,17 +160,20 @@ def diagnose_case(case: Case, worktree: Path, budgets: Sequence[int]) -> dict[in
             cache[path] = source.in_files([path])
         return cache[path]
 
-    out: dict[int, list[LineFate]] = {}
+    out: dict[int, PackDiagnosis] = {}
     for budget in budgets:
         options = PackOptions(task=case.task, budget=budget, compression="none", refresh=False)
         try:
             result = build_pack(settings, options)
         except BudgetError:
-            out[budget] = [
+            fates = [
                 LineFate(g.path, line, "turned-away", "task over the budget")
                 for g in case.gold
                 for line in g.lines
             ]
+            out[budget] = PackDiagnosis(fates, dict.fromkeys(BOUNDS, 0.0))
             continue
-        out[budget] = line_fates(case.gold, result, chunks_of)
+        out[budget] = PackDiagnosis(
+            line_fates(case.gold, result, chunks_of), pack_bounds(case.gold, result, chunks_of)
+        )
     return out
