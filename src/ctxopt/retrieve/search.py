@@ -11,7 +11,6 @@ from pathlib import Path
 from ctxopt.chunking import source_lines
 from ctxopt.chunking.code import is_test_path
 from ctxopt.config import Settings
-from ctxopt.embed import STATIC_NAME
 from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
 from ctxopt.retrieve.companions import companion_tests
@@ -34,7 +33,6 @@ WINDOW_FILES = 20  # files whose line windows are scored: those of the best firs
 COMPANION_SOURCES = 3  # the best source files whose test files are scored as well
 WINDOW_KEEP = 0.3  # a chunk of those files joins the candidates from this window score on
 MAX_WINDOW_FILE_BYTES = 150_000  # bigger files cost the query path more than they add
-TORCH_FREE = frozenset({STATIC_NAME})  # embedders cheap enough for the query path
 DOC_WORDS = frozenset({"doc", "docs", "documentation", "readme", "changelog", "guide"})
 
 
@@ -150,7 +148,9 @@ def search(
     weights = merge_weights(settings.weights)
     entities = extract_entities(task)
     intent = detect_intent(task, entities)
-    if embed is None and weights.get("semantic", 0.0) > 0 and meta.embedder in TORCH_FREE:
+    if embed is None and weights.get("semantic", 0.0) > 0:
+        # The model is loaded only when the vectors count: for a minilm index that means
+        # torch (seconds), which the user chose by building it and raising the weight.
         embed = _task_embedder(meta.embedder)
     source = CandidateSource(
         reader, prefilter_clause(options.languages, options.kinds, options.no_tests)
