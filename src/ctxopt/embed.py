@@ -191,6 +191,19 @@ def _cached(name: str) -> Embedder:
     return StaticEmbedder() if name == STATIC_NAME else MiniLMEmbedder()
 
 
+@lru_cache(maxsize=2)
+def task_encoder(name: str) -> Callable[[str], np.ndarray]:
+    """One text's vector for the query path, torch-free: the static model as at index time,
+    or the MiniLM transformer through numpy (same vectors as sentence-transformers')."""
+    canonical = canonical_name(name)
+    if canonical == MINILM_NAME:
+        from ctxopt.minilm_numpy import NumpyMiniLM
+
+        return NumpyMiniLM(Path(minilm_path())).encode_one
+    embedder = get_embedder(canonical)
+    return lambda text: embedder.embed([text])[0]
+
+
 def get_embedder(name: str, notify: Notify | None = None) -> Embedder:
     """Build (or reuse) the embedder for a user-facing or stored name."""
     canonical = canonical_name(name)

@@ -149,8 +149,7 @@ def search(
     entities = extract_entities(task)
     intent = detect_intent(task, entities)
     if embed is None and weights.get("semantic", 0.0) > 0:
-        # The model is loaded only when the vectors count: for a minilm index that means
-        # torch (seconds), which the user chose by building it and raising the weight.
+        # The model is loaded only when the vectors count; never torch (see task_encoder).
         embed = _task_embedder(meta.embedder)
     source = CandidateSource(
         reader, prefilter_clause(options.languages, options.kinds, options.no_tests)
@@ -241,7 +240,7 @@ def _glob_ok(path: str, globs: Sequence[str]) -> bool:
 
 
 def _task_embedder(name: str) -> Embed:
-    from ctxopt.embed import get_embedder
+    from ctxopt.embed import task_encoder
 
-    embedder = get_embedder(name)
-    return lambda text: embedder.embed([text])[0]
+    encode = task_encoder(name)
+    return lambda text: encode(text).tolist()

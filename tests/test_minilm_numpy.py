@@ -1,0 +1,64 @@
+"""The numpy MiniLM encoder: the same vectors as sentence-transformers, without torch."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ctxopt.embed import minilm_path, quiet_hub
+from ctxopt.minilm_numpy import MAX_TOKENS, NumpyMiniLM, _erf
+
+TEXTS = [
+    "fix the retry logic when the server returns 503",
+    "Add `init` hook (#841)",
+    "def charge_card(amount):\n    return amount * 100\n" * 60,  # past MAX_TOKENS: truncated
+    "Überprüfe die Größe — naïve café ☕",
+    "x",
+]
+
+
+def test_erf_matches_the_standard_library() -> None:
+    points = np.linspace(-6, 6, 241)
+    expected = np.array([math.erf(p) for p in points])
+    assert np.abs(_erf(points) - expected).max() < 2e-7
+
+
+@pytest.mark.slow
+def test_vectors_match_sentence_transformers() -> None:
+    quiet_hub()
+    from sentence_transformers import SentenceTransformer
+
+    reference = SentenceTransformer(minilm_path(), device="cpu").encode(
+        TEXTS, normalize_embeddings=True
+    )
+    encoder = NumpyMiniLM(Path(minilm_path()))
+    vectors = encoder.encode(TEXTS)
+    assert vectors.shape == (len(TEXTS), 384) and vectors.dtype == np.float32
+    assert np.abs(vectors - reference).max() < 1e-5
+    assert len(encoder.tokenizer.encode(TEXTS[2]).ids) == MAX_TOKENS
+    assert encoder.encode([]).shape == (0, 384)
+
+
+def test_the_query_path_encoder_for_a_minilm_index_never_imports_torch() -> None:
+    probe = (
+        "import sys\n"
+        "import numpy as np\n"
+        "from ctxopt.embed import task_encoder\n"
+        "v = task_encoder('minilm')('take payment from a customer')\n"
+        "w = task_encoder('minilm-l6-v2')('charge a credit card')\n"
+        "print('NORM', round(float(np.linalg.norm(v)), 4), v.shape[0])\n"
+        "print('COS', round(float(v @ w), 3))\n"
+        "heavy = ('torch', 'sentence_transformers', 'transformers')\n"
+        "bad = [m for m in heavy if m in sys.modules]\n"
+        "print('BAD', bad)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert "NORM 1.0 384" in done.stdout, done.stdout + done.stderr
+    assert "BAD []" in done.stdout, done.stdout + done.stderr
+    cosine = float(done.stdout.split("COS ")[1].split()[0])
+    assert 0.3 < cosine < 1.0  # related texts, not the same one
