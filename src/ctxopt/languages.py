@@ -76,6 +76,19 @@ CONFIG_LANGUAGES = frozenset({"yaml", "json", "toml"})
 DOC_LANGUAGES = frozenset({"markdown", "text"})
 
 
+KNOWN_LANGUAGES = frozenset(
+    {*EXTENSIONS.values(), *FILENAMES.values(), *CODE_LANGUAGES, *CONFIG_LANGUAGES, *DOC_LANGUAGES}
+)
+
+
+def language_name(text: str) -> str | None:
+    """The language a user means by a name or an extension ("Python", "py", ".rs"), or None."""
+    lowered = text.strip().lower()
+    if lowered in KNOWN_LANGUAGES:
+        return lowered
+    return EXTENSIONS.get(lowered if lowered.startswith(".") else f".{lowered}")
+
+
 def detect_language(path: str) -> str:
     """Language name for a repo-relative path; "text" when unknown."""
     name = PurePosixPath(path).name

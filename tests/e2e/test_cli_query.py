@@ -117,3 +117,17 @@ def test_an_indexed_empty_repo_answers_with_no_results(tmp_path: Path, cli: CliR
     packed = cli("pack", "fix the retry delay", "--path", str(repo), "--budget", "2000")
     assert packed.code == 0, packed.err
     assert "fix the retry delay" in packed.out
+
+
+def test_unknown_filter_values_are_one_line_usage_errors(
+    indexed_repo: Path, cli: CliRunner
+) -> None:
+    for flag, value in (("--kind", "funtion"), ("--lang", "klingon")):
+        result = cli("query", "save inventory", "--path", str(indexed_repo), flag, value)
+        assert_one_line_error(result)
+        assert result.code == 2 and f"{flag} {value!r}" in result.err
+    by_extension = cli(
+        "query", "save inventory", "--path", str(indexed_repo), "--lang", "py", "--json"
+    )
+    assert by_extension.code == 0
+    assert {h["language"] for h in by_extension.json()} == {"python"}

@@ -15,6 +15,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
 from ctxopt.retrieve.companions import companion_tests
 from ctxopt.retrieve.entities import Entities, extract_entities, query_terms
+from ctxopt.retrieve.filters import checked_kinds, checked_languages
 from ctxopt.retrieve.intent import Intent, IntentType, detect_intent
 from ctxopt.retrieve.scoring import (
     ScoredChunk,
@@ -43,6 +44,11 @@ class QueryOptions:
     kinds: tuple[str, ...] = ()
     globs: tuple[str, ...] = ()
     no_tests: bool = False
+
+    def __post_init__(self) -> None:
+        # checked when built, before any work: a typo in --lang or --kind is a usage error
+        object.__setattr__(self, "languages", checked_languages(self.languages))
+        object.__setattr__(self, "kinds", checked_kinds(self.kinds))
 
 
 @dataclass(frozen=True)
