@@ -100,3 +100,14 @@ def test_a_line_the_task_points_at_marks_its_chunk_only() -> None:
     assert ranked[0].chunk.name == "run"
     assert ranked[0].points_at and not ranked[1].points_at
     assert ranked[1].named_by_task  # in the file the task names
+
+
+def test_semantic_weight_defaults_by_embedder_and_the_user_setting_wins() -> None:
+    from ctxopt.embed import MINILM_NAME, STATIC_NAME
+    from ctxopt.retrieve.scoring import merge_weights
+
+    assert merge_weights(embedder=STATIC_NAME)["semantic"] == 0.0
+    assert merge_weights(embedder=MINILM_NAME)["semantic"] == 0.2
+    assert merge_weights([("semantic", 0.0)], embedder=MINILM_NAME)["semantic"] == 0.0
+    assert merge_weights([("semantic", 0.3)], embedder=STATIC_NAME)["semantic"] == 0.3
+    assert merge_weights(embedder=MINILM_NAME)["lexical"] == merge_weights()["lexical"]

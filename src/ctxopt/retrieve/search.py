@@ -151,7 +151,7 @@ def search(
     """Rank the index's chunks for a task."""
     reader = reader or IndexReader(settings.db_path)
     meta = reader.meta()
-    weights = merge_weights(settings.weights)
+    weights = merge_weights(settings.weights, embedder=meta.embedder)
     entities = extract_entities(task)
     intent = detect_intent(task, entities)
     if embed is None and weights.get("semantic", 0.0) > 0:
