@@ -71,3 +71,15 @@ def test_minilm_embedder_end_to_end(tmp_path: Path, cli: CliRunner) -> None:
         env={"CTXOPT_WEIGHTS": "semantic=0"},
     ).json()
     assert not any(r.startswith("vector #") for h in off for r in h["reasons"])
+    # later runs keep the index's embedder without the flag: the refresh before a query ...
+    write_files(repo, {"billing.py": "def charge_card(amount):\n    return amount * 101\n"})
+    refreshed = cli("query", "charge a credit card", "--path", str(repo), "--json")
+    assert refreshed.code == 0, refreshed.err
+    assert "refreshing the index" in refreshed.err
+    # ... and a plain `ctxopt index`; a different embedder named outright still needs --full
+    write_files(repo, {"shipping.py": "def ship_parcel(address):\n    return address\n"})
+    again = cli("index", str(repo), "--json")
+    assert again.code == 0, again.err
+    assert again.json()["embedder"] == "minilm-l6-v2"
+    switched = cli("index", str(repo), "--embedder", "static")
+    assert switched.code != 0 and "--full" in switched.err

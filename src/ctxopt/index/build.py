@@ -85,6 +85,20 @@ def load_existing(
     return reader.file_records(), meta
 
 
+def embedder_for(settings: Settings) -> str:
+    """The embedder to index with: the one the user set, else the one the index was built
+    with (an index built with --embedder minilm stays so on every later run and refresh),
+    else the default."""
+    if settings.source("embedder") == "default" and index_exists(settings.db_path):
+        try:
+            stored = IndexReader(settings.db_path).meta().embedder
+        except Exception:  # an unreadable index is rebuilt with the default
+            stored = ""
+        if stored in DIMENSIONS:
+            return stored
+    return canonical_name(settings.embedder)
+
+
 def build_index(
     settings: Settings,
     *,
@@ -96,8 +110,8 @@ def build_index(
     """Bring the index of settings.root up to date and return its figures."""
     started = time.perf_counter()
     progress = progress or SilentProgress()
-    embedder_name = embedder.name if embedder else canonical_name(settings.embedder)
     db = settings.db_path
+    embedder_name = embedder.name if embedder else embedder_for(settings)
     found = discovery.discover(
         settings.root,
         include=settings.include,
@@ -116,7 +130,7 @@ def build_index(
         ignore_self(db)  # an index built before ctxopt wrote .gitignore
         return _stats(stored, skipped, started, embedder_name, db)
 
-    embedder = embedder or get_embedder(settings.embedder, notify=progress.message)
+    embedder = embedder or get_embedder(embedder_name, notify=progress.message)
     writer_box: list[IndexWriter] = []
 
     def writer() -> IndexWriter:
