@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -70,3 +71,18 @@ class HashEmbedder:
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         return out / norms
+
+
+HEAVY_MODULES = ("torch", "sentence_transformers", "transformers", "lancedb")
+
+
+def run_in_fresh_python(code: str) -> tuple[str, list[str]]:
+    """Run code in a new interpreter: its stdout and which heavy modules it imported."""
+    probe = (
+        f"{code}\nimport sys\n"
+        f"print('HEAVY', ','.join(m for m in {HEAVY_MODULES!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out, _, heavy = done.stdout.rpartition("HEAVY ")
+    return out, [m for m in heavy.strip().split(",") if m]

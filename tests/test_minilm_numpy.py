@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +10,7 @@ import pytest
 
 from ctxopt.embed import minilm_path, quiet_hub
 from ctxopt.minilm_numpy import MAX_TOKENS, NumpyMiniLM, _erf
+from helpers import run_in_fresh_python
 
 TEXTS = [
     "fix the retry logic when the server returns 503",
@@ -45,20 +44,15 @@ def test_vectors_match_sentence_transformers() -> None:
 
 
 def test_the_query_path_encoder_for_a_minilm_index_never_imports_torch() -> None:
-    probe = (
-        "import sys\n"
+    out, heavy = run_in_fresh_python(
         "import numpy as np\n"
         "from ctxopt.embed import task_encoder\n"
         "v = task_encoder('minilm')('take payment from a customer')\n"
         "w = task_encoder('minilm-l6-v2')('charge a credit card')\n"
         "print('NORM', round(float(np.linalg.norm(v)), 4), v.shape[0])\n"
         "print('COS', round(float(v @ w), 3))\n"
-        "heavy = ('torch', 'sentence_transformers', 'transformers')\n"
-        "bad = [m for m in heavy if m in sys.modules]\n"
-        "print('BAD', bad)\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert "NORM 1.0 384" in done.stdout, done.stdout + done.stderr
-    assert "BAD []" in done.stdout, done.stdout + done.stderr
-    cosine = float(done.stdout.split("COS ")[1].split()[0])
+    assert heavy == []
+    assert "NORM 1.0 384" in out, out
+    cosine = float(out.split("COS ")[1].split()[0])
     assert 0.3 < cosine < 1.0  # related texts, not the same one
