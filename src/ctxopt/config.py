@@ -17,6 +17,7 @@ from typing import Any
 
 from ctxopt.config_values import CHECKS, LIST_FIELDS, parse_env
 from ctxopt.errors import UsageError
+from ctxopt.paths import is_object_store
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -170,7 +171,7 @@ class _Merge:
 
 def _db_path(text: str, root: Path, source: str) -> Path:
     """File values are relative to the repo root; env and flag values to the current folder."""
-    if "://" in text:
+    if is_object_store(text):
         where = "--db" if source == "flag" else f"{source}: db"
         raise UsageError(
             f"{where} {text!r}: an index on object storage is not supported yet; "

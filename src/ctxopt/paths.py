@@ -1,4 +1,5 @@
-"""Resolving the repository folder a command works on."""
+"""Resolving the repository folder a command works on, and telling local index paths from
+object-store locations."""
 
 from __future__ import annotations
 
@@ -15,3 +16,8 @@ def resolve_root(path: Path | None) -> Path:
     if not root.is_dir():
         raise UsageError(f"{root} is a file, not a folder; pass the repository folder")
     return root.resolve()
+
+
+def is_object_store(location: Path | str) -> bool:
+    """An object-store location (s3://, gs://, ...) rather than a local folder."""
+    return "://" in str(location)

@@ -23,6 +23,7 @@ from typing import Any
 from ctxopt.cpu import ensure_lancedb_cpu
 from ctxopt.errors import CtxoptError, IndexMismatchError, IndexMissingError
 from ctxopt.index import schema
+from ctxopt.paths import is_object_store
 from ctxopt.retrieve.graph import FileGraph
 from ctxopt.types import FileRecord, IndexMeta
 
@@ -54,15 +55,10 @@ GITIGNORE = ".gitignore"
 GITIGNORE_TEXT = "# Created by ctxopt: the index folder ignores itself.\n*\n"
 
 
-def is_remote(db: Path | str) -> bool:
-    """An object-store location (s3://, gs://, ...) rather than a local folder."""
-    return "://" in str(db)
-
-
 def ignore_self(db: Path | str) -> None:
     """Write db/.gitignore ("*") so the index never shows in `git status`, as pytest's and
     ruff's caches do.  Local folders only; an existing file is left as the user made it."""
-    if is_remote(db):
+    if is_object_store(db):
         return
     target = Path(db) / GITIGNORE
     if target.exists():
