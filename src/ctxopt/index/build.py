@@ -58,44 +58,51 @@ class _Batch:
         return cls([], [], [], [])
 
 
+def read_stored(db: Path, *, full: bool) -> tuple[IndexReader | None, IndexMeta | None]:
+    """The index's reader and meta, read once per run; with --full an unreadable index counts
+    as none (it is rebuilt anyway)."""
+    if not index_exists(db):
+        return None, None
+    reader = IndexReader(db)
+    try:
+        return reader, reader.meta()
+    except Exception:
+        if not full:
+            raise
+        return None, None
+
+
 def load_existing(
-    db: Path, embedder_name: str, *, full: bool
+    reader: IndexReader | None, meta: IndexMeta | None, embedder_name: str, *, full: bool
 ) -> tuple[dict[str, FileRecord], IndexMeta | None]:
     """Stored file records and meta; a mismatched embedder or format needs --full.
 
     An index from an older chunker is rebuilt transparently (meta None): its chunks
     would differ from what this version makes, and nothing else is lost.
     """
-    if full or not index_exists(db):
+    if full or reader is None or meta is None:
         return {}, None
-    reader = IndexReader(db)
-    meta = reader.meta()
     if meta.format_version != schema.FORMAT_VERSION:
         raise IndexMismatchError(
-            f"the index at {db} was written by another ctxopt version "
+            f"the index at {reader.db} was written by another ctxopt version "
             f"(format {meta.format_version}); rebuild it with `ctxopt index --full`"
         )
     if meta.embedder != embedder_name:
         raise IndexMismatchError(
-            f"the index at {db} was built with embedder {meta.embedder!r}, not {embedder_name!r}; "
-            "rebuild it with `ctxopt index --full` or pass the same --embedder"
+            f"the index at {reader.db} was built with embedder {meta.embedder!r}, not "
+            f"{embedder_name!r}; rebuild it with `ctxopt index --full` or pass the same --embedder"
         )
     if meta.chunker_version != CHUNKER_VERSION:
         return {}, None
     return reader.file_records(), meta
 
 
-def embedder_for(settings: Settings) -> str:
+def embedder_for(settings: Settings, stored: IndexMeta | None) -> str:
     """The embedder to index with: the one the user set, else the one the index was built
     with (an index built with --embedder minilm stays so on every later run and refresh),
     else the default."""
-    if settings.source("embedder") == "default" and index_exists(settings.db_path):
-        try:
-            stored = IndexReader(settings.db_path).meta().embedder
-        except Exception:  # an unreadable index is rebuilt with the default
-            stored = ""
-        if stored in DIMENSIONS:
-            return stored
+    if settings.source("embedder") == "default" and stored and stored.embedder in DIMENSIONS:
+        return stored.embedder
     return canonical_name(settings.embedder)
 
 
@@ -111,7 +118,8 @@ def build_index(
     started = time.perf_counter()
     progress = progress or SilentProgress()
     db = settings.db_path
-    embedder_name = embedder.name if embedder else embedder_for(settings)
+    reader, stored_meta = read_stored(db, full=full)
+    embedder_name = embedder.name if embedder else embedder_for(settings, stored_meta)
     found = discovery.discover(
         settings.root,
         include=settings.include,
@@ -119,7 +127,7 @@ def build_index(
         max_file_bytes=settings.max_file_bytes,
         extra_ignored_dirs=[db],
     )
-    stored, meta = load_existing(db, embedder_name, full=full)
+    stored, meta = load_existing(reader, stored_meta, embedder_name, full=full)
     head = gitmeta.head_commit(settings.root)
     plan = plan_refresh(found.files, stored, full=full or meta is None)
     hashes = {s.path: file_hash(s.abs_path) for s in plan.touched}
