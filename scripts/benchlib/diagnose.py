@@ -143,7 +143,7 @@ def summarise_fates(per_case: Sequence[Sequence[LineFate]]) -> dict[str, Any]:
 
 def diagnose_case(case: Case, worktree: Path, budgets: Sequence[int]) -> dict[int, PackDiagnosis]:
     """Index the checked-out parent and build one pack per budget (ctxopt in process)."""
-    from ctxopt.config import load_settings
+    from ctxopt.config.settings import load_settings
     from ctxopt.errors import BudgetError
     from ctxopt.index.build import build_index
     from ctxopt.index.store import IndexReader

@@ -21,7 +21,7 @@ class LibraryRunner:
         import ctxopt.pack.api  # noqa: F401  (fails early when ctxopt is not installed)
 
     def select(self, task: str, worktree: Path, budgets: Sequence[int]) -> dict[int, list[Span]]:
-        from ctxopt.config import load_settings
+        from ctxopt.config.settings import load_settings
         from ctxopt.index.build import build_index
 
         settings = load_settings(worktree)

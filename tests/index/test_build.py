@@ -7,7 +7,7 @@ from pathlib import Path
 import lance
 import pytest
 
-from ctxopt.config import load_settings
+from ctxopt.config.settings import load_settings
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index.build import build_index
 from ctxopt.index.store import IndexReader, ignore_self

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ctxopt.chunking import chunk_file
-from ctxopt.discover import discover
+from ctxopt.discover.walk import discover
 from ctxopt.languages import detect_language
 from ctxopt.pack.compress import GRAMMAR_LANGUAGES, compress, raw_parse_errors
 from helpers import ROOT

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ctxopt import tokens
-from ctxopt.config import load_settings
+from ctxopt.config.settings import load_settings
 from ctxopt.errors import BudgetError
 from ctxopt.index.build import build_index
 from ctxopt.pack.api import PackOptions, build_pack

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from rich.table import Table
 
 from ctxopt.cli.console import Terminal
-from ctxopt.stats import IndexReport
+from ctxopt.index.stats import IndexReport
 from ctxopt.types import IndexStats
 from ctxopt.wording import plural
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ctxopt.config import Settings, load_settings
-from ctxopt.paths import resolve_root
+from ctxopt.config.paths import resolve_root
+from ctxopt.config.settings import Settings, load_settings
 
 
 def settings_from_flags(path: Path | None, **flags: object) -> Settings:

@@ -17,7 +17,7 @@ def stats(
 ) -> None:
     """Show files, chunks, tokens per language, index size, embedder and freshness."""
     from ctxopt.cli.render_stats import report_table
-    from ctxopt.stats import index_report
+    from ctxopt.index.stats import index_report
 
     terminal = Terminal()
     report = index_report(settings_from_flags(path, db=db))

@@ -10,17 +10,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from ctxopt import discover as discovery
-from ctxopt import gitmeta
 from ctxopt.chunking import CHUNKER_VERSION
-from ctxopt.config import Settings
-from ctxopt.embed import DIMENSIONS, Embedder, canonical_name, get_embedder
+from ctxopt.config.settings import Settings
+from ctxopt.discover import git as gitmeta
+from ctxopt.discover import walk as discovery
+from ctxopt.embed.models import DIMENSIONS, Embedder, canonical_name, get_embedder
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index import schema
+from ctxopt.index.graph import build_graph
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import ProcessedFile, file_hash, process_files
 from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, index_exists
-from ctxopt.retrieve.graph import build_graph
 from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats
 
 EMBED_BATCH = 1024

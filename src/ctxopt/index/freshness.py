@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ctxopt import discover as discovery
-from ctxopt.config import Settings
+from ctxopt.config.settings import Settings
+from ctxopt.discover import walk as discovery
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import file_hash
 from ctxopt.index.store import IndexReader

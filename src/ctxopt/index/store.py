@@ -20,11 +20,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from ctxopt.cpu import ensure_lancedb_cpu
+from ctxopt.config.paths import is_object_store
 from ctxopt.errors import CtxoptError, IndexMismatchError, IndexMissingError
 from ctxopt.index import schema
-from ctxopt.paths import is_object_store
-from ctxopt.retrieve.graph import FileGraph
+from ctxopt.index.cpu import ensure_lancedb_cpu
+from ctxopt.index.graph import FileGraph
 from ctxopt.types import FileRecord, IndexMeta
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ctxopt import tokens
-from ctxopt.config import Settings
+from ctxopt.config.settings import Settings
 from ctxopt.errors import BudgetError, UsageError
 from ctxopt.index.schema import split_identifier
 from ctxopt.index.store import IndexReader

@@ -7,7 +7,7 @@ import subprocess
 from collections.abc import Callable
 
 from ctxopt import tokens
-from ctxopt.config import Settings
+from ctxopt.config.settings import Settings
 from ctxopt.errors import UsageError
 from ctxopt.retrieve.api import ensure_fresh
 from ctxopt.retrieve.candidates import CandidateSource

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ctxopt.config import Settings
+from ctxopt.config.settings import Settings
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.search import QueryOptions, QueryResult, search

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ctxopt.chunking import source_lines
 from ctxopt.chunking.code import is_test_path
-from ctxopt.config import Settings
+from ctxopt.config.settings import Settings
 from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
 from ctxopt.retrieve.companions import companion_tests
@@ -246,7 +246,7 @@ def _glob_ok(path: str, globs: Sequence[str]) -> bool:
 
 
 def _task_embedder(name: str) -> Embed:
-    from ctxopt.embed import task_encoder
+    from ctxopt.embed.models import task_encoder
 
     encode = task_encoder(name)
     return lambda text: encode(text).tolist()

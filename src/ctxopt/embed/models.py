@@ -197,7 +197,7 @@ def task_encoder(name: str) -> Callable[[str], np.ndarray]:
     or the MiniLM transformer through numpy (same vectors as sentence-transformers')."""
     canonical = canonical_name(name)
     if canonical == MINILM_NAME:
-        from ctxopt.minilm_numpy import NumpyMiniLM
+        from ctxopt.embed.minilm_numpy import NumpyMiniLM
 
         return NumpyMiniLM(Path(minilm_path())).encode_one
     embedder = get_embedder(canonical)

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 if importlib.util.find_spec("ctxopt") is None:  # running from a checkout
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-from ctxopt import discover as discovery
-from ctxopt import gitmeta
+from ctxopt.discover import git as gitmeta
+from ctxopt.discover import walk as discovery
 from ctxopt.errors import UsageError
 
 IGNORE_TREE = {

@@ -20,17 +20,17 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
-from ctxopt.errors import UsageError
-from ctxopt.gitmeta import git_root, head_commit, last_commit_times, listed_files
-from ctxopt.ignore_rules import (
+from ctxopt.discover.git import git_root, head_commit, last_commit_times, listed_files
+from ctxopt.discover.ignore_rules import (
     CTXOPT_IGNORE_FILE,
     IGNORE_FILE,
     IgnoreChain,
     OwnIgnoreRules,
     load_patterns,
 )
+from ctxopt.discover.skip_rules import VENDORED_DIRS, content_reason, name_reason, vendored_dir
+from ctxopt.errors import UsageError
 from ctxopt.languages import FILENAMES, detect_language
-from ctxopt.skip_rules import VENDORED_DIRS, content_reason, name_reason, vendored_dir
 from ctxopt.types import Discovery, SkippedFile, SourceFile
 
 __all__ = ["discover", "git_root", "head_commit", "last_commit_times"]

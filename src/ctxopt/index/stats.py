@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ctxopt.config import Settings
+from ctxopt.config.settings import Settings
 from ctxopt.index.build import language_table
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.store import IndexReader

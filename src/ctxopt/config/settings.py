@@ -15,9 +15,9 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ctxopt.config_values import CHECKS, LIST_FIELDS, parse_env
+from ctxopt.config.paths import is_object_store
+from ctxopt.config.values import CHECKS, LIST_FIELDS, parse_env
 from ctxopt.errors import UsageError
-from ctxopt.paths import is_object_store
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 if importlib.util.find_spec("ctxopt") is None:  # running from a checkout
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-from ctxopt.config import Settings, load_settings, user_config_path
+from ctxopt.config.settings import Settings, load_settings, user_config_path
 from ctxopt.errors import UsageError
 
 

@@ -1,4 +1,4 @@
-from ctxopt.retrieve.graph import build_graph, pagerank, resolve_import
+from ctxopt.index.graph import build_graph, pagerank, resolve_import
 
 
 def test_resolves_python_js_go_and_relative_imports() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ctxopt.embed import minilm_path, quiet_hub
-from ctxopt.minilm_numpy import MAX_TOKENS, NumpyMiniLM, _erf
+from ctxopt.embed.minilm_numpy import MAX_TOKENS, NumpyMiniLM, _erf
+from ctxopt.embed.models import minilm_path, quiet_hub
 from helpers import run_in_fresh_python
 
 TEXTS = [
@@ -46,7 +46,7 @@ def test_vectors_match_sentence_transformers() -> None:
 def test_the_query_path_encoder_for_a_minilm_index_never_imports_torch() -> None:
     out, heavy = run_in_fresh_python(
         "import numpy as np\n"
-        "from ctxopt.embed import task_encoder\n"
+        "from ctxopt.embed.models import task_encoder\n"
         "v = task_encoder('minilm')('take payment from a customer')\n"
         "w = task_encoder('minilm-l6-v2')('charge a credit card')\n"
         "print('NORM', round(float(np.linalg.norm(v)), 4), v.shape[0])\n"

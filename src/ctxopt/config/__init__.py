@@ -1,0 +1,1 @@
+"""Configuration: Settings merged in layers; every environment variable is read here."""

@@ -1,0 +1,1 @@
+"""Embedders: the protocol, the static default and MiniLM; imported lazily."""
