@@ -1,4 +1,5 @@
-from ctxopt.retrieve.companions import companion_tests, subject_stem
+from ctxopt.languages.naming import subject_stem
+from ctxopt.retrieve.companions import companion_tests
 
 PATHS = [
     "src/click/termui.py",

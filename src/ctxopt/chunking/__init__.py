@@ -14,14 +14,13 @@ from ctxopt.chunking.lines import is_prose, window_drafts
 from ctxopt.chunking.markup import config_drafts, markdown_drafts
 from ctxopt.chunking.parse import ParseFailure
 from ctxopt.chunking.parse import parse as parse_source
-from ctxopt.chunking.specs import SPECS
 from ctxopt.chunking.symbols import file_imports
+from ctxopt.languages import Chunker, Language, by_name
 from ctxopt.types import ChunkedFile, ChunkKind
 
 __all__ = ["CHUNKER_VERSION", "chunk_file", "read_source"]
 
 CHUNKER_VERSION = 3  # bump whenever chunk output changes
-_CONFIG = frozenset({"yaml", "json", "toml"})
 
 
 def read_source(abs_path: str) -> tuple[str, int]:
@@ -74,30 +73,37 @@ def chunk_file(path: str, text: str, language: str, *, timeout_s: float = 5.0) -
 
 
 def _drafts(path: str, language: str, text: str, lines: list[str], timeout_s: float) -> list[Draft]:
-    if language == "markdown":
+    record = by_name(language)
+    if record is None:
+        raise ParseFailure("no_grammar")
+    if record.chunker is Chunker.MARKDOWN:
         return markdown_drafts(path, lines)
-    if language in _CONFIG:
-        return config_drafts(path, language, lines, text)
-    if language not in SPECS:
-        if language == "text":
-            return _fallback(path, language, lines)
+    if record.chunker is Chunker.CONFIG:
+        return config_drafts(path, record.config_keys, lines, text)
+    if record.chunker is Chunker.LINES:
+        return _fallback(path, language, lines)
+    if record.syntax is None:
         raise ParseFailure("no_grammar")
     source = text.encode("utf-8", "replace")
     try:
         tree = parse_source(language, source, timeout_s)
     except ParseFailure as failure:
-        if language != "c" or not str(failure).startswith("parse_error"):
+        retry = by_name(record.retry_as) if record.retry_as else None
+        if retry is None or not str(failure).startswith("parse_error"):
             raise
-        tree = parse_source("cpp", source, timeout_s)  # a .h file is often C++
-        return code_drafts(path, "cpp", text, lines, tree, source)
-    return code_drafts(path, language, text, lines, tree, source)
+        tree = parse_source(retry.name, source, timeout_s)
+        return code_drafts(path, retry, text, lines, tree, source)
+    return code_drafts(path, record, text, lines, tree, source)
 
 
 def _fallback(path: str, language: str, lines: list[str]) -> list[Draft]:
-    if language in _CONFIG:
-        kind = ChunkKind.CONFIG
-    elif language == "markdown" or (language == "text" and is_prose(lines)):
-        kind = ChunkKind.DOC
-    else:
-        kind = ChunkKind.MODULE
-    return window_drafts(path, lines, kind)
+    return window_drafts(path, lines, _fallback_kind(by_name(language), lines))
+
+
+def _fallback_kind(record: Language | None, lines: list[str]) -> ChunkKind:
+    chunker = record.chunker if record is not None else None
+    if chunker is Chunker.CONFIG:
+        return ChunkKind.CONFIG
+    if chunker is Chunker.MARKDOWN or (chunker is Chunker.LINES and is_prose(lines)):
+        return ChunkKind.DOC
+    return ChunkKind.MODULE

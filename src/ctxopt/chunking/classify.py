@@ -8,13 +8,12 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from ctxopt.chunking.nodes import body_of, name_of, text_of
-from ctxopt.chunking.specs import TEST_CALLS, LangSpec
+from ctxopt.languages import Quirk, Syntax
 
 _JS_VARS = frozenset({"lexical_declaration", "variable_declaration"})
 _JS_FUNC_VALUES = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function"}
 )
-_JS_LANGS = frozenset({"javascript", "typescript", "tsx"})
 _RECEIVER = re.compile(r"(\w+)(?:\[[^\]]*\])?\s*\)\s*$")
 
 
@@ -29,29 +28,30 @@ class Decl:
     parent: str = ""  # owner type named by the declaration itself (Go receiver, C++ A::f)
 
 
-def classify(language: str, spec: LangSpec, node: Node, source: bytes) -> Decl | None:
+def classify(spec: Syntax, node: Node, source: bytes) -> Decl | None:
     """The declaration node declares, or None for plain module-level code."""
+    quirks = spec.quirks
     inner = unwrap(spec, node)
     kind = inner.type
-    if language in _JS_LANGS:
-        found = _classify_js(inner, source)
+    if Quirk.VARIABLE_FUNCTIONS in quirks:
+        found = _classify_js(spec, inner, source)
         if found is not None:
             return found
     if kind in spec.namespaces:
         return Decl("namespace", "", inner, name_of(source, inner)) if body_of(inner) else None
     if kind in spec.functions:
-        return _function(language, inner, source)
+        return _function(quirks, inner, source)
     if kind in spec.classes:
-        if body_of(inner) is None and language in ("c", "cpp", "rust"):
+        if body_of(inner) is None and Quirk.FORWARD_DECLARATIONS in quirks:
             return None
-        kind_name = _class_kind(language, inner, spec.classes[kind], source)
+        kind_name = _class_kind(quirks, inner, spec.classes[kind], source)
         return Decl("class", kind_name, inner, _cname(inner, source))
     if kind in spec.types:
-        return _leaf(language, inner, spec.types[kind], source)
+        return _leaf(quirks, inner, spec.types[kind], source)
     return None
 
 
-def unwrap(spec: LangSpec, node: Node) -> Node:
+def unwrap(spec: Syntax, node: Node) -> Node:
     """The declaration inside decorator / export / template wrappers."""
     while node.type in spec.wrappers:
         inner = node.child_by_field_name("definition") or node.child_by_field_name("declaration")
@@ -64,16 +64,16 @@ def unwrap(spec: LangSpec, node: Node) -> Node:
     return node
 
 
-def _function(language: str, node: Node, source: bytes) -> Decl:
+def _function(quirks: frozenset[Quirk], node: Node, source: bytes) -> Decl:
     name = name_of(source, node) or "<anonymous>"
     parent = ""
-    if language == "go" and node.type == "method_declaration":
+    if Quirk.RECEIVER_PARENT in quirks and node.type == "method_declaration":
         receiver = node.child_by_field_name("receiver")
         match = _RECEIVER.search(text_of(source, receiver))
         parent = match.group(1) if match else ""
-    elif language == "cpp" and "::" in name:
+    elif Quirk.QUALIFIED_NAMES in quirks and "::" in name:
         parent, _, name = name.rpartition("::")
-    if language == "ruby" and node.type == "singleton_method":
+    if Quirk.DOTTED_METHOD_NAMES in quirks and node.type == "singleton_method":
         name = name.split(".")[-1]
     return Decl("function", "", node, name, parent)
 
@@ -84,17 +84,17 @@ def _cname(node: Node, source: bytes) -> str:
     return name_of(source, node) or "<anonymous>"
 
 
-def _class_kind(language: str, node: Node, default: str, source: bytes) -> str:
-    if language == "kotlin" and any(c.type == "interface" for c in node.children):
+def _class_kind(quirks: frozenset[Quirk], node: Node, default: str, source: bytes) -> str:
+    if Quirk.INTERFACE_KEYWORD in quirks and any(c.type == "interface" for c in node.children):
         return "interface"
-    if language == "swift":
+    if Quirk.DECLARATION_KIND_FIELD in quirks:
         declared = text_of(source, node.child_by_field_name("declaration_kind"))
         return "type" if declared == "enum" else default
     return default
 
 
-def _leaf(language: str, node: Node, default: str, source: bytes) -> Decl:
-    if language == "go":
+def _leaf(quirks: frozenset[Quirk], node: Node, default: str, source: bytes) -> Decl:
+    if Quirk.TYPE_SPECS in quirks:
         spec = next((c for c in node.named_children if c.type in ("type_spec", "type_alias")), None)
         if spec is None:
             return Decl("leaf", default, node, "<anonymous>")
@@ -103,7 +103,7 @@ def _leaf(language: str, node: Node, default: str, source: bytes) -> Decl:
             shape.type if shape is not None else "", "type"
         )
         return Decl("leaf", kind, node, name_of(source, spec))
-    if language in ("c", "cpp") and node.type == "type_definition":
+    if Quirk.TYPEDEF_STRUCTS in quirks and node.type == "type_definition":
         shape = node.child_by_field_name("type")
         kind = default
         if shape is not None and shape.type != "enum_specifier" and body_of(shape) is not None:
@@ -112,7 +112,7 @@ def _leaf(language: str, node: Node, default: str, source: bytes) -> Decl:
     return Decl("leaf", default, node, name_of(source, node) or "<anonymous>")
 
 
-def _classify_js(node: Node, source: bytes) -> Decl | None:
+def _classify_js(spec: Syntax, node: Node, source: bytes) -> Decl | None:
     if node.type in _JS_VARS:
         declarators = [c for c in node.named_children if c.type == "variable_declarator"]
         if len(declarators) != 1:
@@ -125,16 +125,16 @@ def _classify_js(node: Node, source: bytes) -> Decl | None:
             return Decl("class", "class", value, name)
         return None
     if node.type == "expression_statement":
-        return _js_test_call(node, source)
+        return _js_test_call(spec.test_calls, node, source)
     return None
 
 
-def _js_test_call(node: Node, source: bytes) -> Decl | None:
+def _js_test_call(test_calls: frozenset[str], node: Node, source: bytes) -> Decl | None:
     call = node.named_children[0] if node.named_children else None
     if call is None or call.type != "call_expression":
         return None
     callee = text_of(source, call.child_by_field_name("function")).split(".")[0]
-    if callee not in TEST_CALLS:
+    if callee not in test_calls:
         return None
     args = call.child_by_field_name("arguments")
     first = args.named_children[0] if args is not None and args.named_children else None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from posixpath import basename, splitext
@@ -14,32 +13,27 @@ from ctxopt.chunking.classify import Decl, classify, decl_body
 from ctxopt.chunking.draft import Draft
 from ctxopt.chunking.lines import split_range, trim
 from ctxopt.chunking.nodes import end_row, row_mapper, signature, signature_end_row, text_of
-from ctxopt.chunking.specs import SPECS, LangSpec
 from ctxopt.chunking.symbols import clean_comment, clean_docstring, constant_names
+from ctxopt.languages import Language, Syntax
+from ctxopt.languages.naming import (
+    has_test_mark,
+    is_test_class_name,
+    is_test_function_name,
+    is_test_path,
+)
 from ctxopt.types import ChunkKind
 
 CLASS_SPLIT_TOKENS = 2000
 MODULE_TARGET_LINES = 150
 SUMMARY_FIELD_LINES = 6
 SURE_BYTES_PER_TOKEN = 8  # code averages about 4 bytes a token
-_TEST_NAME = re.compile(r"^(?:test_|Test[A-Z_0-9]|test[A-Z0-9])")
-_TEST_CLASS = re.compile(r"^Test[A-Z_0-9]|Tests?$|Spec$")
-_TEST_MARK = re.compile(r"#\[(?:\w+::)?test\]|@Test\b|\[(?:Test|Fact|Theory|TestMethod)\b")
-_TEST_FILE = re.compile(
-    r"(?:^|/)(?:tests?|spec|specs|__tests__|testing)/|(?:^|/)test_[^/]*\.py$|_test\.\w+$"
-    r"|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:Tests?|Spec)\.(?:java|kt|cs|scala|swift)$|_spec\.rb$"
-)
-
-
-def is_test_path(path: str) -> bool:
-    return bool(_TEST_FILE.search(path))
 
 
 @dataclass
 class _Walk:
     path: str
-    language: str
-    spec: LangSpec
+    language: Language
+    spec: Syntax
     source: bytes
     lines: list[str]
     line_of: Callable[[int], int]
@@ -48,7 +42,7 @@ class _Walk:
 
 
 def code_drafts(
-    path: str, language: str, text: str, lines: list[str], tree: Tree, source: bytes
+    path: str, language: Language, text: str, lines: list[str], tree: Tree, source: bytes
 ) -> list[Draft]:
     """Drafts for every declaration of a parsed code file plus module chunks for the rest.
 
@@ -57,7 +51,7 @@ def code_drafts(
     walk = _Walk(
         path=path,
         language=language,
-        spec=SPECS[language],
+        spec=_syntax(language),
         source=source,
         lines=lines,
         line_of=row_mapper(text),
@@ -69,7 +63,13 @@ def code_drafts(
     return walk.drafts
 
 
-def _flatten(spec: LangSpec, nodes: list[Node]) -> list[Node]:
+def _syntax(language: Language) -> Syntax:
+    if language.syntax is None:
+        raise ValueError(f"{language.name} has no declaration syntax")
+    return language.syntax
+
+
+def _flatten(spec: Syntax, nodes: list[Node]) -> list[Node]:
     out: list[Node] = []
     for node in nodes:
         if node.type in spec.groups:
@@ -87,7 +87,7 @@ def _walk_items(walk: _Walk, nodes: list[Node], prefix: str, floor: int) -> None
     """Emit drafts for the declarations among sibling nodes (top level or a namespace body)."""
     items = _flatten(walk.spec, nodes)
     for index, node in enumerate(items):
-        decl = classify(walk.language, walk.spec, node, walk.source)
+        decl = classify(walk.spec, node, walk.source)
         if decl is None:
             continue
         start, end = _span(walk, node)
@@ -110,7 +110,7 @@ def _attached(
     """Move start up over comments / attributes directly above items[index]."""
     comments: list[Node] = []
     j = index - 1
-    while j >= 0 and items[j].type in walk.spec.attached:
+    while j >= 0 and items[j].type in walk.language.attached:
         above_start, above_end = _span(walk, items[j])
         if above_end < start - 1 or above_start <= floor:
             break
@@ -122,7 +122,7 @@ def _attached(
 
 
 def _docstring(walk: _Walk, node: Node, comments: list[Node]) -> str:
-    if walk.spec.docstring_in_body:
+    if walk.language.docstring_in_body:
         body = decl_body(node)
         first = body.named_children[0] if body is not None and body.named_children else None
         if first is not None and first.type == "expression_statement" and first.named_children:
@@ -134,9 +134,9 @@ def _docstring(walk: _Walk, node: Node, comments: list[Node]) -> str:
 
 def _test_kind(walk: _Walk, kind: ChunkKind, name: str, head: str) -> ChunkKind:
     is_function = kind in (ChunkKind.FUNCTION, ChunkKind.METHOD)
-    if is_function and (walk.test_file or _TEST_NAME.match(name) or _TEST_MARK.search(head)):
+    if is_function and (walk.test_file or is_test_function_name(name) or has_test_mark(head)):
         return ChunkKind.TEST
-    if kind == ChunkKind.CLASS and (walk.test_file or _TEST_CLASS.search(name)):
+    if kind == ChunkKind.CLASS and (walk.test_file or is_test_class_name(name)):
         return ChunkKind.TEST
     return kind
 
@@ -182,7 +182,7 @@ def _members(walk: _Walk, body: Node | None, floor: int) -> list[_Member]:
     items = _flatten(walk.spec, body.named_children) if body is not None else []
     out: list[_Member] = []
     for index, node in enumerate(items):
-        decl = classify(walk.language, walk.spec, node, walk.source)
+        decl = classify(walk.spec, node, walk.source)
         start, end = _span(walk, node)
         if decl is None or decl.role == "namespace":
             out.append(_Member(None, node, (start, end), []))
@@ -252,7 +252,7 @@ def _summary_text(
                 signature_end_row(walk.source, member.decl.node, decl_body(member.decl.node))
             )
             keep.update(range(start, sig_end + 1))
-        elif member.node.type in walk.spec.attached:
+        elif member.node.type in walk.language.attached:
             continue
         elif member.node.type in ("string", "expression_statement"):
             keep.update(range(start, end + 1))

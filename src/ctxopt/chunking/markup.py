@@ -8,6 +8,7 @@ from posixpath import basename
 from ctxopt import tokens
 from ctxopt.chunking.draft import Draft
 from ctxopt.chunking.lines import split_range, trim
+from ctxopt.languages import ConfigKeys
 from ctxopt.types import ChunkKind
 
 SECTION_MAX_LINES = 120
@@ -85,12 +86,12 @@ _TOML_KEY = re.compile(r"^[ \t]*([\w\-.\"']+)[ \t]*=")
 _JSON_KEY = re.compile(r'^[ \t]{1,4}"((?:\\.|[^"\\])*)"[ \t]*:')
 
 
-def config_drafts(path: str, language: str, lines: list[str], text: str) -> list[Draft]:
+def config_drafts(path: str, style: ConfigKeys, lines: list[str], text: str) -> list[Draft]:
     """A small file is one config chunk; a larger one is grouped by top-level key or table."""
     span = trim(lines, 1, len(lines))
     if span is None:
         return []
-    keys = _top_keys(language, lines)
+    keys = _top_keys(style, lines)
     name = basename(path)
     if tokens.count(text) <= CONFIG_SMALL_TOKENS or not keys:
         return _plain_config(name, lines, span, keys)
@@ -133,10 +134,10 @@ def _config_group(lines: list[str], group: list[tuple[int, str]], stop: int) -> 
     return out
 
 
-def _top_keys(language: str, lines: list[str]) -> list[tuple[int, str]]:
+def _top_keys(style: ConfigKeys, lines: list[str]) -> list[tuple[int, str]]:
     """(line number, key) of each top-level key (yaml/json) or table header (toml)."""
     found: list[tuple[int, str]] = []
-    if language == "toml":
+    if style is ConfigKeys.TOML:
         for index, line in enumerate(lines):
             table = _TOML_TABLE.match(line)
             if table:
@@ -146,10 +147,11 @@ def _top_keys(language: str, lines: list[str]) -> list[tuple[int, str]]:
                 if assignment:
                     found.append((index + 1, assignment.group(1)))
         return found
-    pattern = _JSON_KEY if language == "json" else _YAML_KEY
-    indent = _json_indent(lines) if language == "json" else ""
+    json = style is ConfigKeys.JSON
+    pattern = _JSON_KEY if json else _YAML_KEY
+    indent = _json_indent(lines) if json else ""
     for index, line in enumerate(lines):
-        if language == "json" and not line.startswith(indent + '"'):
+        if json and not line.startswith(indent + '"'):
             continue
         found_key = pattern.match(line)
         if found_key:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
-from ctxopt.chunking.specs import BODY_TYPES, NAME_TYPES
+from ctxopt.languages.nodes import BODY_KINDS, NAME_KINDS
 
 _LINE_BREAKS = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _ODD_BREAK = re.compile("\r(?!\n)|[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -56,7 +56,7 @@ def body_of(node: Node) -> Node | None:
     if body is not None:
         return body
     for child in node.named_children:
-        if child.type in BODY_TYPES:
+        if child.type in BODY_KINDS:
             return child
     return None
 
@@ -76,7 +76,7 @@ def name_of(source: bytes, node: Node) -> str:
     if impl_type is not None and node.type == "impl_item":
         return _strip_generics(text_of(source, impl_type)).split("::")[-1]
     for child in node.named_children:
-        if child.type in NAME_TYPES:
+        if child.type in NAME_KINDS:
             return _strip_generics(text_of(source, child))
     return ""
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import time
-from functools import cache
 
 from tree_sitter import Parser, Tree
+
+from ctxopt.languages import by_name
+from ctxopt.languages.parsers import parser
 
 _READ_SIZE = 1 << 20
 
@@ -14,24 +16,16 @@ class ParseFailure(Exception):
     """Parsing produced no usable tree; the message is the fallback reason."""
 
 
-@cache
 def _parser(language: str) -> Parser | None:
-    try:
-        from tree_sitter_language_pack import get_parser
-
-        return get_parser(language)  # type: ignore[arg-type]
-    except Exception:
-        return None
-
-
-def has_grammar(language: str) -> bool:
-    return _parser(language) is not None
+    record = by_name(language)
+    grammar = record.grammar if record is not None else None
+    return parser(grammar) if grammar is not None else None
 
 
 def parse(language: str, source: bytes, timeout_s: float) -> Tree:
     """Parse source, giving up after timeout_s seconds (raises ParseFailure)."""
-    parser = _parser(language)
-    if parser is None:
+    found = _parser(language)
+    if found is None:
         raise ParseFailure("no_grammar")
     if timeout_s <= 0:
         raise ParseFailure("timeout")
@@ -43,11 +37,11 @@ def parse(language: str, source: bytes, timeout_s: float) -> Tree:
     def expired(_offset: int, _has_error: bool) -> bool:
         return time.monotonic() > deadline
 
-    parser.reset()
+    found.reset()
     try:
-        tree = parser.parse(read, progress_callback=expired)
+        tree = found.parse(read, progress_callback=expired)
     except ValueError as exc:  # the callback cancelled the parse
-        parser.reset()
+        found.reset()
         if time.monotonic() > deadline:
             raise ParseFailure("timeout") from exc
         raise ParseFailure(f"parse_error: {exc}") from exc

@@ -5,128 +5,68 @@ from __future__ import annotations
 import re
 
 from ctxopt.chunking.keywords import KEYWORDS
+from ctxopt.languages import ImportSplit, LexStyle, by_name
 
 MAX_REFERENCES = 200
 
 _M = re.MULTILINE
-_IMPORT_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
-    "python": (
-        re.compile(
-            r"^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?"
-            r"(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)",
-            _M,
-        ),
-        re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import\b", _M),
-    ),
-    "js": (
-        re.compile(
-            r"(?:\bfrom|^[ \t]*import|\bimport[ \t]*\(|\brequire[ \t]*\()"
-            r"""[ \t]*['"]([^'"\n]+)['"]""",
-            _M,
-        ),
-    ),
-    "go": (
-        re.compile(r'^[ \t]*import[ \t]+(?:[\w.]+[ \t]+)?"([^"\n]+)"', _M),
-        re.compile(r'^[ \t]*(?:[\w.]+[ \t]+)?"([^"\n]+)"[ \t]*$', _M),  # inside import ( ... )
-    ),
-    "rust": (
-        re.compile(r"^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?use[ \t]+([\w:]+)", _M),
-        re.compile(r"^[ \t]*extern[ \t]+crate[ \t]+(\w+)", _M),
-    ),
-    "jvm": (re.compile(r"^[ \t]*import[ \t]+(?:static[ \t]+)?([\w.*]+)", _M),),
-    "csharp": (
-        re.compile(
-            r"^[ \t]*(?:global[ \t]+)?using[ \t]+(?:static[ \t]+)?"
-            r"(?:\w+[ \t]*=[ \t]*)?([\w.]+)[ \t]*;",
-            _M,
-        ),
-    ),
-    "c": (re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', _M),),
-    "ruby": (
-        re.compile(
-            r"^[ \t]*(?:require|require_relative|load|autoload[ \t]*\(?[ \t]*:\w+[ \t]*,)"
-            r"""[ \t]*\(?[ \t]*['"]([^'"\n]+)['"]""",
-            _M,
-        ),
-    ),
-    "php": (
-        re.compile(r"^[ \t]*use[ \t]+(?:function[ \t]+|const[ \t]+)?\\?([\w\\]+)", _M),
-        re.compile(r"""\b(?:require|include)(?:_once)?[ \t]*\(?[^;'"\n]*['"]([^'"\n]+)['"]""", _M),
-    ),
-    "swift": (
-        re.compile(
-            r"^[ \t]*(?:@\w+[ \t]+)*import[ \t]+"
-            r"(?:(?:class|struct|func|enum|protocol|typealias|var|let)[ \t]+)?([\w.]+)",
-            _M,
-        ),
-    ),
-    "bash": (re.compile(r"^[ \t]*(?:source|\.)[ \t]+['\"]?([^\s;'\"]+)", _M),),
-}
-_FAMILY = {
-    "javascript": "js",
-    "typescript": "js",
-    "tsx": "js",
-    "java": "jvm",
-    "kotlin": "jvm",
-    "scala": "jvm",
-    "cpp": "c",
-}
-_GO_BLOCK = re.compile(r"^import[ \t]*\(([^)]*)\)", _M)
 
 
 def file_imports(language: str, text: str) -> tuple[str, ...]:
     """The modules, packages or paths the file imports, in order of first appearance."""
-    family = _FAMILY.get(language, language)
-    patterns = _IMPORT_PATTERNS.get(family, ())
+    record = by_name(language)
+    rules = record.imports if record is not None else None
+    if rules is None:
+        return ()
     found: dict[str, None] = {}
-    if family == "go":
-        singles, in_block = patterns
-        for m in singles.finditer(text):
-            found[m.group(1)] = None
-        for block in _GO_BLOCK.finditer(text):
-            for m in in_block.finditer(block.group(1)):
+    if rules.block is not None and rules.block_item is not None:
+        for pattern in rules.patterns:
+            for m in pattern.finditer(text):
+                found[m.group(1)] = None
+        for block in rules.block.finditer(text):
+            for m in rules.block_item.finditer(block.group(1)):
                 found[m.group(1)] = None
         return tuple(found)
     hits = sorted(
         (m.start(), item)
-        for pattern in patterns
+        for pattern in rules.patterns
         for m in pattern.finditer(text)
-        for item in _split_import(family, m.group(1))
+        for item in _split_import(rules.split, m.group(1))
     )
     return tuple(dict.fromkeys(item for _, item in hits))
 
 
-def _split_import(family: str, raw: str) -> list[str]:
-    if family == "python":
+def _split_import(split: ImportSplit, raw: str) -> list[str]:
+    if split is ImportSplit.COMMA_LIST:
         return [part.split()[0] for part in raw.split(",") if part.strip()]
-    if family == "rust":
+    if split is ImportSplit.STRIP_COLONS:
         return [raw.rstrip(":")]
-    if family == "jvm":
+    if split is ImportSplit.STRIP_DOTS:
         return [raw.rstrip(".")]
     return [raw]
 
 
 _STRINGS_C = r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
-_BLANK_PATTERNS: dict[str, re.Pattern[str]] = {
-    "c": re.compile(r"//[^\n]*|/\*[\s\S]*?\*/|" + _STRINGS_C),  # `templates` kept
-    "rust": re.compile(r'//[^\n]*|/\*[\s\S]*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\\n])\''),
-    "python": re.compile(  # an f-string is matched whole (and kept: its {fields} are code)
+_BLANK_PATTERNS: dict[LexStyle, re.Pattern[str]] = {
+    LexStyle.C: re.compile(r"//[^\n]*|/\*[\s\S]*?\*/|" + _STRINGS_C),  # `templates` kept
+    LexStyle.RUST: re.compile(r'//[^\n]*|/\*[\s\S]*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\\n])\''),
+    LexStyle.PYTHON: re.compile(  # an f-string is matched whole (and kept: its {fields} are code)
         r"#[^\n]*|(?P<f>\b[fF][rR]?|\b[rR][fF])?(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|"
         + _STRINGS_C
         + ")"
     ),
-    "hash": re.compile(r"(?:^|(?<=\s))#[^\n]*|" + _STRINGS_C, _M),
-    "php": re.compile(r"//[^\n]*|#(?!\[)[^\n]*|/\*[\s\S]*?\*/|" + _STRINGS_C),
+    LexStyle.HASH: re.compile(r"(?:^|(?<=\s))#[^\n]*|" + _STRINGS_C, _M),
+    LexStyle.PHP: re.compile(r"//[^\n]*|#(?!\[)[^\n]*|/\*[\s\S]*?\*/|" + _STRINGS_C),
 }
-_BLANK_FAMILY = {"python": "python", "ruby": "hash", "bash": "hash", "rust": "rust", "php": "php"}
 
 
 def code_only(language: str, text: str) -> str:
     """text with comments and string literals replaced by a space (approximate, regex-based)."""
-    family = _BLANK_FAMILY.get(language, "c")
-    if family == "python":
-        return _BLANK_PATTERNS[family].sub(_keep_fstring, text)
-    return _BLANK_PATTERNS[family].sub(" ", text)
+    record = by_name(language)
+    style = record.lex_style if record is not None else LexStyle.C
+    if style is LexStyle.PYTHON:
+        return _BLANK_PATTERNS[style].sub(_keep_fstring, text)
+    return _BLANK_PATTERNS[style].sub(" ", text)
 
 
 def _keep_fstring(match: re.Match[str]) -> str:

@@ -30,7 +30,7 @@ from ctxopt.discover.ignore_rules import (
 )
 from ctxopt.discover.skip_rules import VENDORED_DIRS, content_reason, name_reason, vendored_dir
 from ctxopt.errors import UsageError
-from ctxopt.languages import FILENAMES, detect_language
+from ctxopt.languages import detect_language, is_special_filename
 from ctxopt.types import Discovery, SkippedFile, SourceFile
 
 __all__ = ["discover", "git_root", "head_commit", "last_commit_times"]
@@ -143,7 +143,7 @@ def _extension(name: str) -> str:
 def _language(rel: str, extension: str) -> str:
     """detect_language, memoised by special file name, else by extension."""
     name = rel.rpartition("/")[2]
-    key = name if name in FILENAMES else extension
+    key = name if is_special_filename(name) else extension
     language = _LANGUAGES.get(key)
     if language is None:
         language = _LANGUAGES[key] = detect_language(name)

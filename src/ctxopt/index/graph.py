@@ -8,11 +8,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from ctxopt.languages import ALL
+
 _SPLIT = re.compile(r"::|\.|/|\\")
+_RULES = [language.imports for language in ALL if language.imports is not None]
 _STRIP_EXT = re.compile(
-    r"\.(py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|java|kt|scala|cs|rb|php|h|hpp|c|cc|cpp|swift)$"
+    r"\.("
+    + "|".join(sorted({ext[1:] for rules in _RULES for ext in rules.module_extensions}))
+    + ")$"
 )
-_INDEX_NAMES = ("__init__", "index", "mod", "lib", "main")
+_INDEX_NAMES = frozenset(name for rules in _RULES for name in rules.index_names)
+_PATH_NOISE = frozenset(part for rules in _RULES for part in rules.path_noise)
 
 
 @dataclass(frozen=True)
@@ -74,9 +80,7 @@ def resolve_import(source: str, spec: str, table: Mapping[tuple[str, ...], list[
         candidates.append(relative)
     else:
         cleaned = _STRIP_EXT.sub("", spec.strip("<>\"' "))
-        parts = tuple(
-            p for p in _SPLIT.split(cleaned) if p and p not in ("crate", "self", "super", "*")
-        )
+        parts = tuple(p for p in _SPLIT.split(cleaned) if p and p not in _PATH_NOISE)
         for start in range(len(parts)):
             candidates.append(parts[start:])
             if len(parts) - start <= 1:

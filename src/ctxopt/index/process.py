@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from ctxopt.languages import TEXT
 from ctxopt.types import ChunkedFile, SourceFile
 
 POOL_THRESHOLD = 64
@@ -113,7 +114,7 @@ def _isolated(source: SourceFile, timeout_s: float) -> ProcessedFile:
         from ctxopt.chunking import chunk_file, read_source
 
         text, decode_errors = read_source(source.abs_path)
-        fallback = chunk_file(source.path, text, "text", timeout_s=timeout_s)
+        fallback = chunk_file(source.path, text, TEXT.name, timeout_s=timeout_s)
         chunked = ChunkedFile(fallback.chunks, "parser crashed", decode_errors)
         return ProcessedFile(source, file_hash(source.abs_path), chunked)
 

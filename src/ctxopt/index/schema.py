@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ctxopt.terms import expand_identifiers, split_identifier
 from ctxopt.types import Chunk, FileRecord
 
 if TYPE_CHECKING:
@@ -16,30 +16,6 @@ CHUNKS = "chunks"
 GRAPH = "graph"
 FILES = "files"
 META = "meta"
-
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
-_WORD_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-
-
-def split_identifier(ident: str) -> list[str]:
-    """camelCase / snake_case / dotted words of an identifier, lower-cased."""
-    return [w.lower() for w in _WORD_SPLIT.findall(ident)]
-
-
-def expand_identifiers(text: str) -> str:
-    """The sub-words of every compound identifier in text, once each, for full-text search."""
-    seen: set[str] = set()
-    words: list[str] = []
-    for ident in set(_IDENT.findall(text)):
-        parts = split_identifier(ident)
-        if len(parts) < 2:
-            continue
-        for part in parts:
-            if len(part) > 1 and part not in seen:
-                seen.add(part)
-                words.append(part)
-    words.sort()
-    return " ".join(words)
 
 
 def search_text(chunk: Chunk) -> str:

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from ctxopt import tokens
 from ctxopt.config.settings import Settings
 from ctxopt.errors import BudgetError, UsageError
-from ctxopt.index.schema import split_identifier
 from ctxopt.index.store import IndexReader
 from ctxopt.pack import models as model_table
 from ctxopt.pack.compress import LEVELS
@@ -21,6 +20,7 @@ from ctxopt.retrieve.api import ensure_fresh
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.retrieve.search import QueryOptions, QueryResult, search
+from ctxopt.terms import split_identifier
 
 CANDIDATES = 300
 SMALL_BUDGET = 1000

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from xml.sax.saxutils import escape
 
+from ctxopt.languages import by_name
 from ctxopt.pack.select import Choice, Fidelity
 from ctxopt.types import Chunk
 
@@ -234,4 +235,5 @@ def _place(choice: Choice) -> str:
 
 
 def _lang_tag(language: str) -> str:
-    return "" if language in ("text",) else language
+    record = by_name(language)
+    return record.fence_tag if record is not None else language

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from ctxopt.chunking.code import is_test_path
+from ctxopt.languages.naming import is_test_path
 from ctxopt.pack.duplicates import near_duplicates
 from ctxopt.retrieve.companions import companion_tests
 from ctxopt.retrieve.scoring import ScoredChunk

@@ -8,21 +8,10 @@ test file of the code a task is about is worth scoring too.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
-from ctxopt.chunking.code import is_test_path
-
-_PREFIX = re.compile(r"^[Tt]ests?_")
-_SUFFIX = re.compile(r"(?:_tests?|\.test|\.spec|_spec|(?<=[a-z0-9])(?:Tests?|Spec))$")
-
-
-def subject_stem(path: str) -> str:
-    """The file's stem without one test prefix and one test suffix, lower-cased: the name
-    of what it is about (`test_latest.py` is about `latest`, `ParserTest.java` about
-    `parser`; `contest.py` keeps its name)."""
-    return _SUFFIX.sub("", _PREFIX.sub("", PurePosixPath(path).stem)).lower()
+from ctxopt.languages.naming import is_test_path, subject_stem
 
 
 def companion_tests(sources: Iterable[str], paths: Iterable[str]) -> dict[str, list[str]]:

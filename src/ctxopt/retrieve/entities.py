@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ctxopt.index.schema import split_identifier
+from ctxopt.languages import ALL
+from ctxopt.terms import split_identifier
 
-_EXTENSIONS = (
-    r"py|pyi|js|jsx|mjs|ts|tsx|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|kt|swift|scala|sh|md"
-    r"|ya?ml|json|toml"
-)
+# A bare `name.ext` is a file when ext is one a task names files by (`cli.py`, `lib.rs`).
+_EXTENSIONS = "|".join(sorted({ext[1:] for language in ALL for ext in language.mention_extensions}))
 _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.\w{1,6}|[\w-]+\.(?:" + _EXTENSIONS + r"))\b"
 )

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from ctxopt.embed.models import MINILM_NAME
-from ctxopt.index.schema import split_identifier
+from ctxopt.languages import TEXT, by_name, detect_language, named_in_task
+from ctxopt.languages.naming import subject_stem
 from ctxopt.retrieve.candidates import Candidate
-from ctxopt.retrieve.companions import subject_stem
 from ctxopt.retrieve.entities import Entities
 from ctxopt.retrieve.intent import Intent, IntentType
+from ctxopt.terms import split_identifier
 from ctxopt.types import Chunk, ChunkKind
 
 RRF_K = 60
@@ -41,13 +42,6 @@ SOURCE_WEIGHTS = {"lexical": 1.0, "vector": 0.3, "entity": 1.0}
 SECONDARY_FACTOR = 0.8  # tests and docs, unless the task is about them
 RECENCY_HALF_LIFE = 90 * 86400
 
-LANGUAGE_WORDS = {
-    "python": "python", "py": "python", "javascript": "javascript", "js": "javascript",
-    "typescript": "typescript", "ts": "typescript", "tsx": "tsx", "go": "go", "golang": "go",
-    "rust": "rust", "java": "java", "kotlin": "kotlin", "swift": "swift", "scala": "scala",
-    "ruby": "ruby", "php": "php", "bash": "bash", "shell": "bash", "c#": "csharp",
-    "csharp": "csharp", "c++": "cpp", "cpp": "cpp",
-}  # fmt: skip
 _ERROR_HANDLING = re.compile(r"\b(raise|throw|except|catch|Err\(|panic|errors?\.|error)\b")
 
 INTENT_KINDS: dict[IntentType, dict[str, float]] = {
@@ -121,12 +115,12 @@ def rrf(candidate: Candidate) -> float:
 
 
 def mentioned_languages(entities: Entities, task: str) -> frozenset[str]:
-    from ctxopt.languages import detect_language
-
-    found = {detect_language(p) for p in entities.paths} - {"text"}
+    """Languages of the files the task names, and those its words name ("rust", "c++")."""
+    found = {detect_language(p) for p in entities.paths} - {TEXT.name}
     for word in re.findall(r"[A-Za-z#+]+", task.lower()):
-        if word in LANGUAGE_WORDS and word not in ("go", "ts", "js", "py"):
-            found.add(LANGUAGE_WORDS[word])
+        named = named_in_task(word)
+        if named is not None:
+            found.add(named.name)
     return frozenset(found)
 
 
@@ -174,7 +168,12 @@ def location_match(chunk: Chunk, entities: Entities) -> float:
 
 def is_secondary(chunk: Chunk) -> bool:
     """Tests and prose crowd out code unless the task asks for them."""
-    return chunk.kind in (ChunkKind.TEST, ChunkKind.DOC) or chunk.language == "markdown"
+    return chunk.kind in (ChunkKind.TEST, ChunkKind.DOC) or _secondary_language(chunk.language)
+
+
+def _secondary_language(name: str) -> bool:
+    record = by_name(name)
+    return record is not None and record.secondary
 
 
 def features(candidate: Candidate, ctx: ScoringContext, best_lexical: float) -> dict[str, float]:

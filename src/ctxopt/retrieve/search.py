@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ctxopt.chunking import source_lines
-from ctxopt.chunking.code import is_test_path
 from ctxopt.config.settings import Settings
 from ctxopt.index.store import IndexReader
+from ctxopt.languages.naming import is_doc_path, is_test_path
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
 from ctxopt.retrieve.companions import companion_tests
 from ctxopt.retrieve.entities import Entities, extract_entities, query_terms
@@ -237,7 +237,7 @@ def _shows_its_lines(chunk: Chunk) -> bool:
 
 def _names_docs(entities: Entities) -> bool:
     return bool(DOC_WORDS.intersection(entities.words)) or any(
-        p.endswith(".md") for p in entities.paths
+        is_doc_path(p) for p in entities.paths
     )
 
 

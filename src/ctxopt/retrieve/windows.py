@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ctxopt.index.schema import split_identifier
 from ctxopt.retrieve.entities import STOPWORDS
+from ctxopt.terms import split_identifier
 
 WINDOW_LINES = 60
 WINDOW_STRIDE = 30  # WINDOW_LINES is a multiple of it: windows are sums of stride blocks

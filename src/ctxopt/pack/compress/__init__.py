@@ -28,16 +28,12 @@ from collections.abc import Iterable
 from typing import Literal
 
 from ctxopt import tokens
+from ctxopt.languages import CONFIG_LANGUAGES, GRAMMAR_LANGUAGES
 from ctxopt.pack.compress.comments import light
 from ctxopt.pack.compress.elide import aggressive, head_stub, signatures_only
 from ctxopt.pack.compress.layout import medium, plain_medium
 from ctxopt.pack.compress.markers import marker
-from ctxopt.pack.compress.parsing import (
-    GRAMMAR_LANGUAGES,
-    STRUCTURED,
-    parse_errors,
-    raw_parse_errors,
-)
+from ctxopt.pack.compress.parsing import parse_errors, raw_parse_errors
 
 __all__ = [
     "GRAMMAR_LANGUAGES",
@@ -65,7 +61,7 @@ def compress(text: str, language: str, level: Level, *, start_line: int = 1) -> 
         text.encode("utf-8")
         if level == "light":
             return light(text, language)
-        if level == "medium" or language in STRUCTURED:
+        if level == "medium" or language in CONFIG_LANGUAGES:
             return medium(text, language)
         return aggressive(text, language, start_line=start_line)
     except Exception:
@@ -77,7 +73,7 @@ def signature_stub(text: str, language: str, *, start_line: int = 1) -> str:
     if not text.strip():
         return text
     try:
-        if language not in GRAMMAR_LANGUAGES or language in STRUCTURED:
+        if language not in GRAMMAR_LANGUAGES or language in CONFIG_LANGUAGES:
             return head_stub(text, language, start_line)
         return signatures_only(text, language, start_line=start_line)
     except Exception:

@@ -4,33 +4,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ctxopt.languages import DocStyle, by_name
 from ctxopt.pack.compress.markers import is_marker
-from ctxopt.pack.compress.parsing import (
-    COMMENT_KINDS,
-    STRUCTURED,
-    Parsed,
-    captures,
-    guarded,
-    parse,
-)
+from ctxopt.pack.compress.parsing import Parsed, captures, comment_kinds, guarded, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
-
-# Go and Ruby document declarations with plain comment blocks directly above them.
-_ADJACENT_DOC = {
-    "go": frozenset(
-        {"function_declaration", "method_declaration", "type_declaration", "const_declaration",
-         "var_declaration", "package_clause"}
-    ),
-    "ruby": frozenset({"method", "singleton_method", "class", "module"}),
-}  # fmt: skip
 
 
 def _is_doc_comment(node: Node, body: bytes, language: str, start: int) -> bool:
     if start == 0 and body.startswith(b"#!"):
         return True  # shebang
-    if language == "python" or language in STRUCTURED or language == "bash":
+    record = by_name(language)
+    style = record.doc_style if record is not None else DocStyle.SLASH_STAR
+    if style in (DocStyle.NONE, DocStyle.DOCSTRING):
         return is_marker(body)
     if body.startswith(b"/**") and not body.startswith(b"/**/"):
         return True
@@ -38,12 +25,14 @@ def _is_doc_comment(node: Node, body: bytes, language: str, start: int) -> bool:
         return True
     if body.startswith((b"//!", b"/*!")) or is_marker(body):
         return True
-    return language in _ADJACENT_DOC and _above_declaration(node, _ADJACENT_DOC[language])
+    if style is not DocStyle.ADJACENT or record is None:
+        return False
+    return _above_declaration(node, record.doc_above, record.comment_kinds)
 
 
-def _above_declaration(node: Node, kinds: frozenset[str]) -> bool:
+def _above_declaration(node: Node, kinds: frozenset[str], comments: tuple[str, ...]) -> bool:
     prev, nxt = node, node.next_named_sibling
-    while nxt is not None and nxt.type in COMMENT_KINDS:
+    while nxt is not None and nxt.type in comments:
         if nxt.start_point.row != prev.end_point.row + 1:
             return False
         prev, nxt = nxt, nxt.next_named_sibling
@@ -59,7 +48,7 @@ def _above_declaration(node: Node, kinds: frozenset[str]) -> bool:
 
 def _comment_spans(parsed: Parsed, language: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    for node in captures(language, COMMENT_KINDS, parsed.root):
+    for node in captures(language, comment_kinds(language), parsed.root):
         start, end = parsed.span(node)
         if start < 0 or end > len(parsed.data):
             continue

@@ -34,6 +34,7 @@ from ctxopt.pack.compress.parsing import (
     captures,
     guarded,
     parse,
+    record_of,
     string_rows,
 )
 
@@ -113,7 +114,7 @@ class _Elider:
         stmts = statements(body)
         if not stmts or self.p.rows(stmts[0])[0] <= self.p.rows(func)[0]:
             return
-        self._statement_block(stmts, docstring=self.language == "python")
+        self._statement_block(stmts, docstring=record_of(self.language).docstring_in_body)
 
     def _statement_block(self, stmts: list[Node], *, docstring: bool) -> None:
         lo, hi = self.p.rows(stmts[0])[0], max(self.p.rows(s)[1] for s in stmts)
@@ -207,7 +208,8 @@ def _elide(text: str, language: str, *, start_line: int, stub: bool) -> str:
     elided = _Elider(parsed, lines, language, stub=stub).run()
     if stub and not elided:
         return head_stub(text, language, start_line) if len(lines) > 2 else text
-    blocks = _python_blocks(parsed) if language == "python" else []
+    offside = record_of(language).fragments.offside_block
+    blocks = _offside_blocks(parsed, language, offside) if offside else []
     cut = apply_elision(lines, elided, language, start_line, blocks=blocks)
     try:
         out = relayout(cut, language)
@@ -216,10 +218,10 @@ def _elide(text: str, language: str, *, start_line: int, stub: bool) -> str:
         return cut
 
 
-def _python_blocks(parsed: Parsed) -> list[tuple[int, int, int]]:
-    """(header row, first row, last row) of each indented Python block."""
+def _offside_blocks(parsed: Parsed, language: str, kind: str) -> list[tuple[int, int, int]]:
+    """(header row, first row, last row) of each indented block (Python)."""
     found = []
-    for node in captures("python", ("block",), parsed.root):
+    for node in captures(language, (kind,), parsed.root):
         if node.parent is not None:
             head, (first, last) = parsed.rows(node.parent)[0], parsed.rows(node)
             if first > head:

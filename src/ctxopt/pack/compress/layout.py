@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ctxopt.languages import by_name
 from ctxopt.pack.compress.comments import light
 from ctxopt.pack.compress.parsing import guarded, parse, string_rows, width
 
-_NO_REINDENT = frozenset({"yaml"})
 _INDENT_UNIT = 1
 
 
@@ -20,7 +20,8 @@ def relayout(text: str, language: str) -> str:
     lines = text.split("\n")
     free = [i for i, ln in enumerate(lines) if i not in begins and ln.strip()]
     ranks: dict[int, int] = {}
-    if language not in _NO_REINDENT:
+    record = by_name(language)
+    if record is None or not record.keeps_indentation:
         ranks = {w: r for r, w in enumerate(sorted({width(lines[i]) for i in free}))}
     out = []
     for i, line in enumerate(lines):

@@ -5,18 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ctxopt import tokens
-from ctxopt.pack.compress.parsing import GRAMMAR_LANGUAGES
+from ctxopt.languages import by_name
 
-_HASH_COMMENTS = frozenset({"python", "ruby", "bash", "yaml", "toml"})
 _MARKER_WORDS = (" ... line ", " ... lines ")
 
 
 def _comment_pair(language: str) -> tuple[str, str]:
-    if language in _HASH_COMMENTS:
-        return "# ", ""
-    if language == "markdown":
-        return "<!-- ", " -->"
-    return ("// ", "") if language in GRAMMAR_LANGUAGES else ("", "")
+    record = by_name(language)
+    return record.marker_comment if record is not None else ("", "")
 
 
 def marker(first: int, last: int, language: str, indent: str = "") -> str:

@@ -6,49 +6,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from ctxopt.languages import ALL, Language, by_name
+from ctxopt.languages.parsers import grammar, parser
+
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Query
 
-GRAMMAR_LANGUAGES = frozenset(
-    {
-        "python", "javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp",
-        "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "yaml", "json", "toml",
-    }
-)  # fmt: skip
-STRUCTURED = frozenset({"yaml", "json", "toml"})
-COMMENT_KINDS = ("comment", "line_comment", "block_comment", "multiline_comment")
+# Comment node kinds of every grammar (for readers that do not know the language).
+COMMENT_KINDS = tuple(sorted({kind for record in ALL for kind in record.comment_kinds}))
 _STRING_TOKENS = frozenset({"string", "heredoc", "nowdoc", "template", "scalar", "raw"})
-
-_CLASS_WRAP = {
-    "java": ("class W_ {\n", "\n}"),
-    "csharp": ("class W_ {\n", "\n}"),
-    "kotlin": ("class W_ {\n", "\n}"),
-    "swift": ("class W_ {\n", "\n}"),
-    "scala": ("class W_ {\n", "\n}"),
-    "javascript": ("class W_ {\n", "\n}"),
-    "typescript": ("class W_ {\n", "\n}"),
-    "tsx": ("class W_ {\n", "\n}"),
-    "php": ("<?php\nclass W_ {\n", "\n}"),
-    "cpp": ("struct W_ {\n", "\n};"),
-    "ruby": ("class W_\n", "\nend"),
-    "rust": ("impl W_ {\n", "\n}"),
-}
-_FUNC_WRAP = {
-    "java": ("class W_ { void w_() {\n", "\n}}"),
-    "csharp": ("class W_ { void w_() {\n", "\n}}"),
-    "kotlin": ("fun w_() {\n", "\n}"),
-    "swift": ("func w_() {\n", "\n}"),
-    "scala": ("def w_ = {\n", "\n}"),
-    "javascript": ("function w_() {\n", "\n}"),
-    "typescript": ("function w_() {\n", "\n}"),
-    "tsx": ("function w_() {\n", "\n}"),
-    "php": ("<?php\nfunction w_() {\n", "\n}"),
-    "c": ("void w_(void) {\n", "\n}"),
-    "cpp": ("void w_() {\n", "\n}"),
-    "go": ("func w_() {\n", "\n}"),
-    "rust": ("fn w_() {\n", "\n}"),
-    "bash": ("w_() {\n", "\n}"),
-}
 
 
 @dataclass(frozen=True)
@@ -67,19 +33,31 @@ class Parsed:
         return node.start_byte - self.prefix_len, node.end_byte - self.prefix_len
 
 
-@cache
-def _parser(language: str) -> Parser:
-    from tree_sitter_language_pack import get_parser
+def record_of(language: str) -> Language:
+    """The record of a language that has a grammar (raises ValueError otherwise)."""
+    record = by_name(language)
+    if record is None or record.grammar is None:
+        raise ValueError(f"no grammar for {language!r}")
+    return record
 
-    return get_parser(language)  # type: ignore[arg-type]
+
+def _parser(language: str) -> Parser:
+    found = parser(record_of(language).grammar or "")
+    if found is None:
+        raise ValueError(f"no parser for {language!r}")
+    return found
+
+
+def comment_kinds(language: str) -> tuple[str, ...]:
+    """The comment node kinds of a language's grammar."""
+    return record_of(language).comment_kinds
 
 
 @cache
 def _kinds_query(language: str, kinds: tuple[str, ...]) -> Query | None:
     import tree_sitter
-    from tree_sitter_language_pack import get_language
 
-    lang = get_language(language)  # type: ignore[arg-type]
+    lang = grammar(record_of(language).grammar or "")
     present = [k for k in kinds if lang.id_for_node_kind(k, True)]
     if not present:
         return None
@@ -88,9 +66,7 @@ def _kinds_query(language: str, kinds: tuple[str, ...]) -> Query | None:
 
 @cache
 def _string_kinds(language: str) -> tuple[str, ...]:
-    from tree_sitter_language_pack import get_language
-
-    lang = get_language(language)  # type: ignore[arg-type]
+    lang = grammar(record_of(language).grammar or "")
     found = set()
     for i in range(lang.node_kind_count):
         name = lang.node_kind_for_id(i) or ""
@@ -137,8 +113,8 @@ def width(line: str) -> int:
     return columns
 
 
-def _python_wrap(text: str) -> tuple[str, str] | None:
-    """Nested `if 1:` headers so an indented Python fragment parses as a block."""
+def _offside_wrap(text: str, header: str) -> tuple[str, str] | None:
+    """Nested headers (Python's `if 1:`) so an indented fragment parses as a block."""
     lines = [ln for ln in text.split("\n") if ln.strip()]
     if not lines:
         return None
@@ -146,18 +122,24 @@ def _python_wrap(text: str) -> tuple[str, str] | None:
     if first == 0:
         return None
     levels = sorted({w for w in map(width, lines) if 0 < w <= first})
-    heads = [" " * (levels[i - 1] if i else 0) + "if 1:\n" for i in range(len(levels))]
+    heads = [" " * (levels[i - 1] if i else 0) + header + "\n" for i in range(len(levels))]
     return "".join(heads), ""
 
 
+def _base(text: str, language: str) -> tuple[str, str]:
+    """The wrapper every parse gets: the prelude a fragment lacks (PHP's `<?php`)."""
+    shows, prelude = record_of(language).fragments.prelude
+    return (prelude, "") if prelude and shows not in text else ("", "")
+
+
 def _wrappers(text: str, language: str) -> list[tuple[str, str]]:
-    base = ("<?php\n", "") if language == "php" and "<?" not in text else ("", "")
-    found = [base]
-    if language == "python":
-        found += [w for w in [_python_wrap(text)] if w]
-    for table in (_CLASS_WRAP, _FUNC_WRAP):
-        if language in table:
-            found.append(table[language])
+    fragments = record_of(language).fragments
+    found = [_base(text, language)]
+    if fragments.offside_header:
+        found += [w for w in [_offside_wrap(text, fragments.offside_header)] if w]
+    for wrap in (fragments.class_wrap, fragments.function_wrap):
+        if wrap is not None:
+            found.append(wrap)
     return found
 
 
@@ -189,8 +171,7 @@ def parse_errors(text: str, language: str) -> int:
 
 def raw_parse_errors(text: str, language: str) -> int:
     """ERROR/MISSING nodes when text is parsed exactly as given."""
-    base = ("<?php\n", "") if language == "php" and "<?" not in text else ("", "")
-    return _parse_with(text, language, base).errors
+    return _parse_with(text, language, _base(text, language)).errors
 
 
 def guarded(before: str, after: str, language: str) -> bool:
@@ -209,7 +190,7 @@ def string_rows(parsed: Parsed, language: str) -> tuple[set[int], set[int]]:
         if last > first:
             begin_inside.update(range(first + 1, last + 1))
             end_inside.update(range(first, last))
-    for node in captures(language, COMMENT_KINDS, parsed.root):
+    for node in captures(language, comment_kinds(language), parsed.root):
         first, last = parsed.rows(node)
         last -= node.end_point.column == 0  # a line comment that holds its newline
         begin_inside.update(range(first + 1, last + 1))  # keep a block comment's shape

@@ -1,0 +1,33 @@
+"""Term splitting shared by indexing and querying: compound identifiers into their words.
+
+The index's full-text column and the task's query terms must split names the same way,
+so both read the rules here.
+"""
+
+from __future__ import annotations
+
+import re
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_WORD_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def split_identifier(ident: str) -> list[str]:
+    """camelCase / snake_case / dotted words of an identifier, lower-cased."""
+    return [w.lower() for w in _WORD_SPLIT.findall(ident)]
+
+
+def expand_identifiers(text: str) -> str:
+    """The sub-words of every compound identifier in text, once each, for full-text search."""
+    seen: set[str] = set()
+    words: list[str] = []
+    for ident in set(_IDENT.findall(text)):
+        parts = split_identifier(ident)
+        if len(parts) < 2:
+            continue
+        for part in parts:
+            if len(part) > 1 and part not in seen:
+                seen.add(part)
+                words.append(part)
+    words.sort()
+    return " ".join(words)
