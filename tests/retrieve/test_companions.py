@@ -1,4 +1,3 @@
-from ctxopt.languages.naming import subject_stem
 from ctxopt.retrieve.companions import companion_tests
 
 PATHS = [
@@ -15,16 +14,6 @@ PATHS = [
     "src/test/java/ParserTest.java",
     "docs/termui.md",
 ]
-
-
-def test_subject_stems_drop_test_affixes() -> None:
-    assert subject_stem("tests/test_termui.py") == "termui"
-    assert subject_stem("command_test.go") == "command"
-    assert subject_stem("source/utils/merge.test.ts") == "merge"
-    assert subject_stem("src/test/java/ParserTest.java") == "parser"
-    assert subject_stem("tests/test_latest.py") == "latest"  # not "la"
-    assert subject_stem("src/contest.py") == "contest"
-    assert subject_stem("tests/test_utils_test.py") == "utils"
 
 
 def test_each_source_gets_its_tests_by_name() -> None:

@@ -1,0 +1,71 @@
+"""The registry of language records: unique names and extensions, lookups, grammars."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from ctxopt.languages import (
+    ALL,
+    TEXT,
+    Chunker,
+    by_extension,
+    by_name,
+    detect_language,
+    for_path,
+    language_name,
+)
+from ctxopt.languages.parsers import grammar, parser
+
+
+def test_no_two_records_share_a_name_an_extension_or_a_file_name() -> None:
+    names = Counter(record.name for record in ALL)
+    extensions = Counter(ext for record in ALL for ext in record.extensions)
+    filenames = Counter(name for record in ALL for name in record.filenames)
+    assert [n for n, k in names.items() if k > 1] == []
+    assert [e for e, k in extensions.items() if k > 1] == []
+    assert [f for f, k in filenames.items() if k > 1] == []
+
+
+def test_extensions_are_lower_case_with_a_dot() -> None:
+    for record in ALL:
+        for ext in (*record.extensions, *record.mention_extensions):
+            assert ext.startswith(".") and ext == ext.lower(), (record.name, ext)
+        assert set(record.mention_extensions) <= set(record.extensions), record.name
+        if record.imports is not None:
+            assert set(record.imports.module_extensions) <= set(record.extensions), record.name
+
+
+def test_lookups_by_path_extension_and_name() -> None:
+    assert detect_language("src/app/main.py") == "python"
+    assert detect_language("include/ring.H") == "c"
+    assert detect_language("Gemfile") == "ruby"
+    assert detect_language("Makefile") == TEXT.name
+    assert detect_language("notes.unknownext") == TEXT.name
+    assert for_path("web/App.tsx") is by_name("tsx")
+    assert by_extension(".RS") is by_name("rust")
+    assert by_extension(".nope") is None
+    assert language_name("Python") == "python"
+    assert language_name("rs") == "rust"
+    assert language_name(".kts") == "kotlin"
+    assert language_name("cobol") is None
+
+
+@pytest.mark.parametrize("record", [r for r in ALL if r.grammar], ids=lambda r: r.name)
+def test_grammar_loads_and_names_real_node_kinds(record) -> None:  # type: ignore[no-untyped-def]
+    assert parser(record.grammar) is not None
+    lang = grammar(record.grammar)
+    for kind in (*record.comment_kinds, *record.doc_above):
+        assert lang.id_for_node_kind(kind, True), (record.name, kind)
+    if record.syntax is not None:
+        assert any(lang.id_for_node_kind(k, True) for k in record.syntax.functions)
+
+
+def test_code_records_have_declarations_and_a_grammar() -> None:
+    for record in ALL:
+        if record.chunker is Chunker.CODE:
+            assert record.syntax is not None and record.grammar, record.name
+        if record.retry_as is not None:
+            retry = by_name(record.retry_as)
+            assert retry is not None and retry.syntax is not None, record.name
