@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from ctxopt.chunking.keywords import KEYWORDS
 from ctxopt.languages import ImportSplit, LexStyle, by_name
+from ctxopt.languages.keywords import KEYWORDS
+from ctxopt.languages.lexical import blank_literals
 
 MAX_REFERENCES = 200
 
@@ -46,31 +47,10 @@ def _split_import(split: ImportSplit, raw: str) -> list[str]:
     return [raw]
 
 
-_STRINGS_C = r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
-_BLANK_PATTERNS: dict[LexStyle, re.Pattern[str]] = {
-    LexStyle.C: re.compile(r"//[^\n]*|/\*[\s\S]*?\*/|" + _STRINGS_C),  # `templates` kept
-    LexStyle.RUST: re.compile(r'//[^\n]*|/\*[\s\S]*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\\n])\''),
-    LexStyle.PYTHON: re.compile(  # an f-string is matched whole (and kept: its {fields} are code)
-        r"#[^\n]*|(?P<f>\b[fF][rR]?|\b[rR][fF])?(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|"
-        + _STRINGS_C
-        + ")"
-    ),
-    LexStyle.HASH: re.compile(r"(?:^|(?<=\s))#[^\n]*|" + _STRINGS_C, _M),
-    LexStyle.PHP: re.compile(r"//[^\n]*|#(?!\[)[^\n]*|/\*[\s\S]*?\*/|" + _STRINGS_C),
-}
-
-
 def code_only(language: str, text: str) -> str:
     """text with comments and string literals replaced by a space (approximate, regex-based)."""
     record = by_name(language)
-    style = record.lex_style if record is not None else LexStyle.C
-    if style is LexStyle.PYTHON:
-        return _BLANK_PATTERNS[style].sub(_keep_fstring, text)
-    return _BLANK_PATTERNS[style].sub(" ", text)
-
-
-def _keep_fstring(match: re.Match[str]) -> str:
-    return match.group() if match.group("f") else " "
+    return blank_literals(record.lex_style if record is not None else LexStyle.C, text)
 
 
 _IDENT = re.compile(r"(?<![\w$])[A-Za-z_][\w$]*")

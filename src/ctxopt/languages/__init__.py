@@ -7,11 +7,13 @@ in fixtures/languages/.
 Modules: ``record`` (the record's shape), ``script``, ``web``, ``systems``, ``managed``
 and ``data`` (the records, by family), ``registry`` (all records and the lookups),
 ``parsers`` (the one cache of tree-sitter parsers), ``naming`` (test and doc file
-naming rules), ``nodes`` (node kinds shared across grammars).
+naming rules), ``nodes`` (node kinds shared across grammars), ``lexical`` (comment and
+string syntax, to blank them out of code), ``keywords`` (reserved words).
 """
 
 from __future__ import annotations
 
+from ctxopt.languages.lexical import LexStyle
 from ctxopt.languages.record import (
     Chunker,
     ConfigKeys,
@@ -21,7 +23,6 @@ from ctxopt.languages.record import (
     Imports,
     ImportSplit,
     Language,
-    LexStyle,
     Quirk,
     Syntax,
 )

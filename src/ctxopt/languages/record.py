@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ctxopt.languages.lexical import LexStyle
+
 
 class Family(Enum):
     """What a file of the language is to a reader: code, configuration or prose."""
@@ -40,16 +42,6 @@ class DocStyle(Enum):
     DOCSTRING = "docstring"  # the first string of the body; comments are plain
     SLASH_STAR = "slash_star"  # `/** */`, `///`, `//!`, `/*!` comments
     ADJACENT = "adjacent"  # SLASH_STAR, and plain comment blocks right above a declaration
-
-
-class LexStyle(Enum):
-    """How comments and string literals are written (to blank them out of code)."""
-
-    C = "c"  # `//`, `/* */`, "..." and '...'
-    RUST = "rust"  # C comments, multi-line "..." strings, 'c' char literals
-    PYTHON = "python"  # `#` comments, triple-quoted strings, f-strings kept
-    HASH = "hash"  # `#` comments after whitespace
-    PHP = "php"  # C comments and `#` (not `#[`)
 
 
 class ImportSplit(Enum):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ctxopt.languages.lexical import LexStyle
 from ctxopt.languages.record import (
     Chunker,
     DocStyle,
@@ -12,7 +13,6 @@ from ctxopt.languages.record import (
     Imports,
     ImportSplit,
     Language,
-    LexStyle,
     Quirk,
     Syntax,
 )
