@@ -7,8 +7,8 @@ from typing import Any
 from rich.table import Table
 
 from ctxopt.cli.console import Terminal
-from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.retrieve.search import QueryResult
+from ctxopt.types import ScoredChunk
 
 
 def result_json(hit: ScoredChunk, *, explain: bool) -> dict[str, Any]:

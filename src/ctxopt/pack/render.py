@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from xml.sax.saxutils import escape
 
-from ctxopt.pack.select import Choice, Fidelity
-from ctxopt.types import Chunk
+from ctxopt.types import Choice, Chunk, Fidelity
 
 FORMATS = ("markdown", "xml", "plain")
 
