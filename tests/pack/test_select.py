@@ -2,7 +2,15 @@ from dataclasses import replace
 
 from ctxopt.pack.duplicates import near_duplicates
 from ctxopt.pack.select import SelectOptions, select
-from ctxopt.types import Chunk, ChunkKind, DropReason, Fidelity, PickReason, ScoredChunk
+from ctxopt.types import (
+    Chunk,
+    ChunkKind,
+    DropReason,
+    Fidelity,
+    PickReason,
+    ScoredChunk,
+    StepReason,
+)
 
 
 def hit(path: str, name: str, score: float, tokens: int, *, text: str | None = None,
@@ -150,3 +158,49 @@ def test_a_larger_budget_takes_more_best_hits_whole_before_the_per_token_order()
     assert "big" in {c.hit.chunk.name for c in large.chosen}
     small = select(hits, SelectOptions(budget=4_000), fake_render)
     assert "big" not in {c.hit.chunk.name for c in small.chosen if c.fidelity == Fidelity.FULL}
+
+
+def test_a_mandatory_hit_goes_in_first_as_changed_whatever_its_features() -> None:
+    hits = [hit(f"f{i}.py", f"f{i}", 0.9, 100) for i in range(5)]
+    changed = replace(hit("diff.py", "touched", 0.1, 100), mandatory=True)
+    assert changed.features["symbol"] == 0.0 and not changed.points_at
+    chosen = select([*hits, changed], SelectOptions(budget=250), fake_render)
+    assert chosen.chosen[0].hit.chunk.name == "touched"
+    assert chosen.chosen[0].why is PickReason.CHANGED
+    assert chosen.chosen[0].why.text == "touched by the change"
+    assert [c.hit.chunk.name for c in chosen.chosen].count("touched") == 1
+
+
+def test_each_entry_below_full_says_why_it_was_stepped_down() -> None:
+    small = select(
+        [hit("a.py", "a", 0.9, 50)],
+        SelectOptions(budget=200, start_fidelity=Fidelity.SIGNATURE),
+        fake_render,
+    )
+    assert [(c.fidelity, c.stepped) for c in small.chosen] == [
+        (Fidelity.SIGNATURE, StepReason.SMALL_BUDGET)
+    ]
+    user = hit("a.py", "use_item", 0.9, 50, named=True, refs=("Item",))
+    item = hit("m.py", "Item", 0.05, 300, kind=ChunkKind.CLASS)
+    big = hit("b.py", "big", 0.5, 500)
+    chosen = select([user, item, big], SelectOptions(budget=200), fake_render)
+    stepped = {c.hit.chunk.name: (c.fidelity, c.stepped) for c in chosen.chosen}
+    assert stepped["use_item"] == (Fidelity.FULL, None)
+    assert stepped["Item"] == (Fidelity.SIGNATURE, StepReason.TYPE_SIGNATURE)
+    assert stepped["big"] == (Fidelity.SIGNATURE, StepReason.NO_ROOM)
+
+
+def test_drops_carry_their_reason_and_numbers() -> None:
+    body = "\n".join(f"line_{i} = {i}" for i in range(20))
+    first = hit("a.py", "one", 0.9, 50, text=body)
+    copy = hit("b.py", "two", 0.5, 50, text=body + "\n")
+    crowd = [hit("c.py", f"c{i}", 0.4 - i * 0.01, 30) for i in range(4)]
+    chosen = select([first, copy, *crowd], SelectOptions(budget=170, max_chunks_per_file=2),
+                    fake_render)  # fmt: skip
+    reasons = {d.hit.chunk.name: (d.reason, d.limit, d.text) for d in chosen.dropped}
+    assert reasons["two"] == (
+        DropReason.NEAR_DUPLICATE, 0, "near-duplicate of a higher-scored chunk"
+    )  # fmt: skip
+    assert {reasons[n] for n in ("c2", "c3")} == {
+        (DropReason.PER_FILE_CAP, 2, "already 2 chunks from its file")
+    }
