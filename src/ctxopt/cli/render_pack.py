@@ -7,6 +7,7 @@ from typing import Any
 
 from ctxopt.cli.console import Terminal
 from ctxopt.pack.api import PackResult
+from ctxopt.types import Fidelity
 from ctxopt.wording import plural
 
 
@@ -60,7 +61,7 @@ def pack_json(result: PackResult) -> dict[str, Any]:
 
 def pack_summary(terminal: Terminal, result: PackResult, output: Path | None) -> None:
     where = f" -> {output}" if output else ""
-    shown = sum(1 for c in result.chosen if c.fidelity.value != "path")
+    shown = sum(1 for c in result.chosen if c.fidelity is not Fidelity.PATH)
     terminal.err.print(
         f"packed {result.tokens:,}/{result.budget:,} tokens ({result.encoding}"
         + (f", x{result.token_factor} for the model" if result.token_factor != 1.0 else "")
