@@ -18,5 +18,5 @@ def _isolated_env(
     monkeypatch.setenv("COLUMNS", "200")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config-home")))
     for name in list(__import__("os").environ):
-        if name.startswith("CTXOPT_") and name != "CTXOPT_CACHE_DIR":
+        if name.startswith("CTXOPT_") and name not in ("CTXOPT_CACHE_DIR", "CTXOPT_UPDATE_GOLDEN"):
             monkeypatch.delenv(name, raising=False)

@@ -40,24 +40,21 @@ class LineFate:
     detail: str  # the reason a chunk was turned away, its fidelity, its rank ...
 
 
-def _reason_key(reason: str) -> str:
-    """A drop reason without its numbers ("already 8 chunks from its file" -> per-file cap)."""
-    if reason.startswith("already "):
-        return "per-file cap"
-    if reason.startswith("near-duplicate"):
-        return "near-duplicate"
-    if reason.startswith("dropped to keep"):
-        return "fitting the prompt"
-    if reason == "the budget is full" or reason.startswith("no room"):
-        return "budget"
-    return reason
+REASON_KEYS = {
+    "per_file_cap": "per-file cap",
+    "near_duplicate": "near-duplicate",
+    "fitting": "fitting the prompt",
+    "budget_full": "budget",
+    "no_room": "budget",
+    "empty": "nothing left after compression",
+}  # ctxopt.types.DropReason codes, as the report groups them (ctxopt is imported lazily)
 
 
 def line_fates(gold: Sequence[GoldFile], result: Any, chunks_of: Any) -> list[LineFate]:
     """The fate of every gold line in one pack (result: a ctxopt PackResult; chunks_of:
     path -> the index's chunks of that file)."""
     chosen = {c.hit.chunk.id: c for c in result.chosen}
-    dropped = {hit.chunk.id: reason for hit, reason in result.dropped}
+    dropped = {d.hit.chunk.id: d.reason.value for d in result.dropped}
     rank = {hit.chunk.id: i for i, hit in enumerate(result.query.results)}
     fates: list[LineFate] = []
     for gold_file in gold:
@@ -76,7 +73,7 @@ def _fate(
     line: int,
     holders: Sequence[Any],
     chosen: dict[str, Any],
-    dropped: dict[str, str],
+    dropped: dict[str, str],  # chunk id -> DropReason code
     rank: dict[str, int],
 ) -> LineFate:
     for chunk in holders:
@@ -91,7 +88,7 @@ def _fate(
     if smallest.id in chosen:
         return LineFate(path, line, "shown-partly", chosen[smallest.id].fidelity.value)
     if smallest.id in dropped:
-        detail = f"{_reason_key(dropped[smallest.id])}, rank {rank.get(smallest.id, '-')}"
+        detail = f"{REASON_KEYS[dropped[smallest.id]]}, rank {rank.get(smallest.id, '-')}"
         return LineFate(path, line, "turned-away", detail)
     return LineFate(path, line, "not-candidate", smallest.name)
 

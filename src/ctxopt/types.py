@@ -140,3 +140,162 @@ class IndexStats:
     embedder: str = ""
     db_path: str = ""
     warnings: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class ScoredChunk:
+    """A ranked chunk: what retrieval hands to pack and the CLI shows."""
+
+    chunk: Chunk
+    score: float
+    factors: dict[str, float]  # factor -> weighted contribution
+    reasons: tuple[str, ...]  # evidence that found it, for people ("full-text #3", ...)
+    features: dict[str, float]  # factor -> raw value in 0..1
+    focus_lines: tuple[int, int] | None = None  # the lines of it the task's words gather in
+    mandatory: bool = False  # the caller requires it in the pack (the chunks a change touches)
+
+    @property
+    def points_at(self) -> bool:
+        """The task names this chunk's symbol or a line inside it."""
+        return self.features.get("symbol", 0.0) >= 0.8 or self.features.get("location", 0.0) >= 1.0
+
+    @property
+    def required(self) -> bool:
+        """It goes in the pack before anything else: mandatory, or the task points at it."""
+        return self.mandatory or self.points_at
+
+    @property
+    def named_by_task(self) -> bool:
+        """Required, or in a file the task names."""
+        return self.required or self.features.get("proximity", 0.0) >= 1.0
+
+
+class Fidelity(str, Enum):
+    """How much of a chunk a pack shows, from most to least."""
+
+    FULL = "full"
+    EXCERPT = "excerpt"  # the stretch of a long chunk the task's words gather in
+    SIGNATURE = "signature"  # signature and docstring, or a class summary
+    STUB = "stub"  # one line
+    PATH = "path"  # only named in the list of other relevant places
+
+
+class PickReason(str, Enum):
+    """Why a chunk went into the pack (the value is a stable code; `text` is what people read)."""
+
+    NAMED = "named"  # the task names its symbol or a line inside it
+    CHANGED = "changed"  # mandatory: the change under review touches it
+    NAMED_FILE = "named_file"  # in a file the task names
+    FOCUS_FILE = "focus_file"  # part of a file the ranking is clearly about, shown whole
+    LEAD = "lead"  # one of the best hits, put in whole before the per-token ordering
+    COMPANION_TEST = "companion_test"  # the test file of one of the best source files
+    USED_TYPE = "used_type"  # a type the picked code uses, as its signature
+    SCORE = "score"  # by score per token
+    LEFTOVER = "leftover"  # room left after every file had its share
+    TOP_UP = "top_up"  # room the rendered prompt left (merged neighbours)
+
+    @property
+    def text(self) -> str:
+        return _PICK_TEXT[self]
+
+    @property
+    def counts_toward_cap(self) -> bool:
+        """Whether the entry counts against its file's per-file cap."""
+        return self is not PickReason.USED_TYPE
+
+    @property
+    def by_score(self) -> bool:
+        """Picked only for its score: the first to go when the rendered prompt is too long."""
+        return self in (PickReason.SCORE, PickReason.LEAD, PickReason.TOP_UP)
+
+
+_PICK_TEXT = {
+    PickReason.NAMED: "named by the task",
+    PickReason.CHANGED: "touched by the change",
+    PickReason.NAMED_FILE: "in a file the task names",
+    PickReason.FOCUS_FILE: "part of a file the task is about",
+    PickReason.LEAD: "score",
+    PickReason.COMPANION_TEST: "test of the code the task is about",
+    PickReason.USED_TYPE: "type used by picked code",
+    PickReason.SCORE: "score",
+    PickReason.LEFTOVER: "room left after the per-file cap",
+    PickReason.TOP_UP: "room left by merged neighbours",
+}
+
+
+class StepReason(str, Enum):
+    """Why a picked chunk is shown below full fidelity."""
+
+    SMALL_BUDGET = "small_budget"  # the whole pack starts at signatures
+    TYPE_SIGNATURE = "type_signature"  # used types are shown as signatures only
+    LONG_LEAD = "long_lead"  # a best hit too long to show whole: its excerpt
+    NO_ROOM = "no_room"  # a fuller form did not fit in the budget left
+
+    @property
+    def text(self) -> str:
+        return _STEP_TEXT[self]
+
+
+_STEP_TEXT = {
+    StepReason.SMALL_BUDGET: "small budget: signatures only",
+    StepReason.TYPE_SIGNATURE: "used types are shown as signatures",
+    StepReason.LONG_LEAD: "too long to show whole",
+    StepReason.NO_ROOM: "no room for more of it",
+}
+
+
+class DropReason(str, Enum):
+    """Why a ranked chunk was left out of the pack."""
+
+    NEAR_DUPLICATE = "near_duplicate"
+    EMPTY = "empty"  # compression left nothing
+    NO_ROOM = "no_room"  # not even its path fits
+    BUDGET_FULL = "budget_full"  # turned away for want of room
+    PER_FILE_CAP = "per_file_cap"  # its file already has the most chunks allowed
+    FITTING = "fitting"  # removed to keep the rendered prompt within the budget
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A chunk picked for the pack, at a fidelity, with its rendered content and cost."""
+
+    hit: ScoredChunk
+    fidelity: Fidelity
+    content: str
+    tokens: int  # cost of this entry in the rendered prompt
+    why: PickReason
+    lines: tuple[int, int] | None = None  # the original lines shown in full, if not all
+    stepped: StepReason | None = None  # why it is below full fidelity (None: full, or no step)
+
+    @property
+    def start_line(self) -> int:
+        return self.lines[0] if self.lines else self.hit.chunk.start_line
+
+    @property
+    def end_line(self) -> int:
+        return self.lines[1] if self.lines else self.hit.chunk.end_line
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A ranked chunk left out, and why (limit: the per-file cap, for PER_FILE_CAP)."""
+
+    hit: ScoredChunk
+    reason: DropReason
+    limit: int = 0
+
+    @property
+    def text(self) -> str:
+        if self.reason is DropReason.PER_FILE_CAP:
+            return f"already {self.limit} chunks from its file"
+        return _DROP_TEXT[self.reason]
+
+
+_DROP_TEXT = {
+    DropReason.NEAR_DUPLICATE: "near-duplicate of a higher-scored chunk",
+    DropReason.EMPTY: "nothing left after compression",
+    DropReason.NO_ROOM: "no room left even as a path",
+    DropReason.BUDGET_FULL: "the budget is full",
+    DropReason.PER_FILE_CAP: "already {limit} chunks from its file",
+    DropReason.FITTING: "dropped to keep the rendered prompt within the budget",
+}

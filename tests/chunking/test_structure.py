@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from dataclasses import asdict
+
 from ctxopt import tokens
 from ctxopt.chunking import CHUNKER_VERSION, chunk_file
 from ctxopt.languages import detect_language
-from ctxopt.types import ChunkKind
+from ctxopt.types import Chunk, ChunkKind
+from goldentools import check_golden
+from helpers import ROOT
 from tests.chunking.conftest import by_name
+
+FIXTURES = ROOT / "fixtures"
+GOLDEN = ROOT / "tests" / "golden"
 
 
 def _big_python_class(methods: int = 40) -> str:
@@ -168,8 +177,32 @@ def test_test_kinds_by_path_and_name():
     assert by_name(spec, "describe x").kind == ChunkKind.TEST
 
 
-def test_chunker_version_is_an_int():
-    assert isinstance(CHUNKER_VERSION, int) and CHUNKER_VERSION >= 1
+def chunk_record(chunk: Chunk) -> str:
+    """One line per chunk: where it is, and a digest of every field the chunker sets."""
+    fields = asdict(chunk)
+    del fields["commit_time"]  # set by the indexer, not the chunker
+    digest = hashlib.sha1(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:12]
+    span = f"{chunk.start_line}-{chunk.end_line}"
+    return f"  {chunk.kind.value} {chunk.qualified_name} {span} {chunk.tokens} {digest}"
+
+
+def test_chunk_output_is_what_this_chunker_version_recorded(fixture_files):
+    """CHUNKER_VERSION is what tells an index its chunks are outdated: output that changes
+    without a bump would leave every existing index with the old chunks."""
+    lines: list[str] = []
+    for path in fixture_files:
+        rel = path.relative_to(FIXTURES).as_posix()
+        result = chunk_file(rel, path.read_text(encoding="utf-8"), detect_language(rel))
+        lines.append(rel + (f" ({result.fallback_reason})" if result.fallback_reason else ""))
+        lines.extend(chunk_record(c) for c in result.chunks)
+    golden = GOLDEN / f"chunks.v{CHUNKER_VERSION}.txt"
+    check_golden(
+        golden,
+        "\n".join(lines) + "\n",
+        hint="if the change is deliberate, bump CHUNKER_VERSION in ctxopt/chunking/__init__.py "
+        "(indexes then rebuild their chunks) and record the new output",
+    )
+    assert sorted(GOLDEN.glob("chunks.v*.txt")) == [golden], "delete the older chunks.v*.txt"
 
 
 def test_long_heavy_function_is_split_but_long_light_one_is_not():

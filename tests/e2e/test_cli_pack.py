@@ -101,6 +101,8 @@ def test_diff_packs_the_change(indexed_repo: Path, cli: CliRunner) -> None:
         assert "load_inventory_v2" in data["prompt"]
         assert "```diff" in data["prompt"]
         assert data["chunks"][0]["file"] == "inventory/storage.py"
+        assert data["chunks"][0]["why_code"] == "changed"
+        assert data["chunks"][0]["why"] == "touched by the change"
     finally:
         storage.write_text(original)
     clean = cli("pack", "review", "--path", str(indexed_repo), "--staged")

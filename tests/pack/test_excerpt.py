@@ -1,7 +1,6 @@
 from ctxopt.pack.content import excerpt_content, make_renderer
-from ctxopt.pack.select import Fidelity, SelectOptions, excerpt_lines, select
-from ctxopt.retrieve.scoring import ScoredChunk
-from ctxopt.types import Chunk, ChunkKind
+from ctxopt.pack.select import SelectOptions, excerpt_lines, select
+from ctxopt.types import Chunk, ChunkKind, Fidelity, ScoredChunk
 
 
 def long_function(start: int = 10, body_lines: int = 120) -> Chunk:

@@ -9,12 +9,19 @@ from pathlib import Path
 from ctxopt.chunking import chunk_file
 from ctxopt.languages import detect_language
 from ctxopt.pack.content import chunk_content
-from ctxopt.pack.fit import TOP_UP_REASON, top_up
+from ctxopt.pack.fit import top_up
 from ctxopt.pack.gaps import blank_gap_checker
 from ctxopt.pack.render import RenderInput, group_by_file, render
-from ctxopt.pack.select import BUDGET_FULL, FILE_HEADER, Choice, Fidelity
-from ctxopt.retrieve.scoring import ScoredChunk
-from ctxopt.types import Chunk
+from ctxopt.pack.select import FILE_HEADER
+from ctxopt.types import (
+    Choice,
+    Chunk,
+    Dropped,
+    DropReason,
+    Fidelity,
+    PickReason,
+    ScoredChunk,
+)
 from helpers import SAMPLE_REPO
 
 PATH = "inventory/storage.py"
@@ -28,7 +35,9 @@ def pick(root: Path, *wanted: tuple[str, Fidelity]) -> list[Choice]:
     for name, fidelity in wanted:
         chunk = chunks[name]
         hit = ScoredChunk(chunk, 1.0, {}, (), {})
-        out.append(Choice(hit, fidelity, chunk_content(chunk, fidelity, "none"), 0, "score"))
+        out.append(
+            Choice(hit, fidelity, chunk_content(chunk, fidelity, "none"), 0, PickReason.SCORE)
+        )
     return out
 
 
@@ -87,16 +96,16 @@ def test_room_left_by_merging_goes_to_hits_turned_away_for_room_in_their_order()
         return f"body of {chunk.name}", 300 if chunk.name == "big" else 50
 
     dropped = [
-        (hit("first"), BUDGET_FULL),
-        (hit("capped"), "already 8 chunks from its file"),
-        (hit("big"), BUDGET_FULL),
-        (hit("second"), BUDGET_FULL),
-        (hit("third"), BUDGET_FULL),
+        Dropped(hit("first"), DropReason.BUDGET_FULL),
+        Dropped(hit("capped"), DropReason.PER_FILE_CAP, 8),
+        Dropped(hit("big"), DropReason.BUDGET_FULL),
+        Dropped(hit("second"), DropReason.BUDGET_FULL),
+        Dropped(hit("third"), DropReason.BUDGET_FULL),
     ]
     extra = top_up([base], dropped, 2 * 50 + 10, cost_of)
     assert [c.hit.chunk.name for c in extra] == ["first", "second"]
-    assert all(c.why == TOP_UP_REASON and c.fidelity == FULL for c in extra)
-    elsewhere = [(hit("new", "other.py"), BUDGET_FULL)]
+    assert all(c.why is PickReason.TOP_UP and c.fidelity == FULL for c in extra)
+    elsewhere = [Dropped(hit("new", "other.py"), DropReason.BUDGET_FULL)]
     assert top_up([base], elsewhere, 50 + FILE_HEADER - 1, cost_of) == []  # its file's header
     assert len(top_up([base], elsewhere, 50 + FILE_HEADER, cost_of)) == 1
 

@@ -14,7 +14,7 @@ from ctxopt.config.settings import load_settings
 from ctxopt.errors import BudgetError
 from ctxopt.index.build import build_index
 from ctxopt.pack.api import PackOptions, build_pack
-from ctxopt.pack.select import Fidelity
+from ctxopt.types import Fidelity
 from helpers import sample_repo
 
 WORDS = (

@@ -1,9 +1,16 @@
 from dataclasses import replace
 
 from ctxopt.pack.duplicates import near_duplicates
-from ctxopt.pack.select import Fidelity, SelectOptions, select
-from ctxopt.retrieve.scoring import ScoredChunk
-from ctxopt.types import Chunk, ChunkKind
+from ctxopt.pack.select import SelectOptions, select
+from ctxopt.types import (
+    Chunk,
+    ChunkKind,
+    DropReason,
+    Fidelity,
+    PickReason,
+    ScoredChunk,
+    StepReason,
+)
 
 
 def hit(path: str, name: str, score: float, tokens: int, *, text: str | None = None,
@@ -50,7 +57,8 @@ def test_named_chunks_come_first_even_with_low_score() -> None:
     hits.append(hit("named.py", "wanted", 0.1, 100, named=True))
     chosen = select(hits, SelectOptions(budget=250), fake_render)
     assert chosen.chosen[0].hit.chunk.name == "wanted"
-    assert chosen.chosen[0].why == "named by the task"
+    assert chosen.chosen[0].why is PickReason.NAMED
+    assert chosen.chosen[0].why.text == "named by the task"
 
 
 def test_a_named_file_fills_at_most_half_the_budget_before_the_rest_competes() -> None:
@@ -60,10 +68,12 @@ def test_a_named_file_fills_at_most_half_the_budget_before_the_rest_competes() -
     chosen = select([*named_file, strong], SelectOptions(budget=1000), fake_render)
     why = [c.why for c in chosen.chosen]
     assert "attributes" in {c.hit.chunk.name for c in chosen.chosen}
-    first_pass = [c for c in chosen.chosen if c.why == "in a file the task names"]
+    first_pass = [c for c in chosen.chosen if c.why is PickReason.NAMED_FILE]
     assert 0 < sum(c.tokens for c in first_pass) <= 500
     assert [c.hit.chunk.name for c in first_pass] == [f"part{i}" for i in range(len(first_pass))]
-    assert why.index("in a file the task names") < why.index("score")
+    assert why.index(PickReason.NAMED_FILE) < min(
+        i for i, w in enumerate(why) if w in (PickReason.LEAD, PickReason.SCORE)
+    )
     assert chosen.spent <= 1000
 
 
@@ -74,22 +84,24 @@ def test_cap_per_file_unless_named() -> None:
     chosen = select([*crowd, *others], SelectOptions(budget=budget), fake_render)
     names = [c.hit.chunk.name for c in chosen.chosen]
     assert sorted(names) == ["f0", "f1", "f2", "g0", "g1", "g2"]
-    assert any("already 3 chunks" in reason for _, reason in chosen.dropped)
+    capped = [d for d in chosen.dropped if d.reason is DropReason.PER_FILE_CAP]
+    assert capped and all(d.limit == 3 for d in capped)
+    assert capped[0].text == "already 3 chunks from its file"
     named = select(
         [*crowd, *others],
         SelectOptions(budget=budget, named_files=frozenset({"a.py"})),
         fake_render,
     )
     assert sum(c.hit.chunk.path == "a.py" for c in named.chosen) > 3
-    assert not any("already" in reason for _, reason in named.dropped)
+    assert not any(d.reason is DropReason.PER_FILE_CAP for d in named.dropped)
 
 
 def test_room_left_after_the_cap_goes_to_capped_files() -> None:
     crowd = [hit("a.py", f"f{i}", 0.9 - i * 0.01, 10) for i in range(6)]
     chosen = select(crowd, SelectOptions(budget=10_000), fake_render)
     assert len(chosen.chosen) == 6
-    assert [c.why for c in chosen.chosen][3:] == ["room left after the per-file cap"] * 3
-    assert not any("already" in reason for _, reason in chosen.dropped)
+    assert [c.why for c in chosen.chosen][3:] == [PickReason.LEFTOVER] * 3
+    assert not any(d.reason is DropReason.PER_FILE_CAP for d in chosen.dropped)
 
 
 def test_near_duplicates_keep_the_higher_scored() -> None:
@@ -119,7 +131,7 @@ def test_used_types_come_once_per_name_and_never_as_an_impl_block() -> None:
     first = hit("c.rs", "Value", 0.5, 30, kind=ChunkKind.CLASS, text="pub enum Value {\n}")
     second = hit("d.rs", "Value", 0.4, 30, kind=ChunkKind.CLASS, text="pub struct Value;")
     chosen = select([caller, impl, first, second], SelectOptions(budget=10_000), fake_render)
-    typed = [c.hit.chunk.path for c in chosen.chosen if c.why == "type used by picked code"]
+    typed = [c.hit.chunk.path for c in chosen.chosen if c.why is PickReason.USED_TYPE]
     assert typed == ["c.rs"]
 
 
@@ -132,7 +144,7 @@ def test_the_test_file_of_the_best_source_file_gets_its_best_chunk() -> None:
     ]
     chosen = select(hits, SelectOptions(budget=700), fake_render)
     why = {c.hit.chunk.name: c.why for c in chosen.chosen}
-    assert why.get("test_pager_falls_back") == "test of the code the task is about"
+    assert why.get("test_pager_falls_back") is PickReason.COMPANION_TEST
     assert "test_unrelated" not in why
     assert chosen.spent <= 700
 
@@ -146,3 +158,49 @@ def test_a_larger_budget_takes_more_best_hits_whole_before_the_per_token_order()
     assert "big" in {c.hit.chunk.name for c in large.chosen}
     small = select(hits, SelectOptions(budget=4_000), fake_render)
     assert "big" not in {c.hit.chunk.name for c in small.chosen if c.fidelity == Fidelity.FULL}
+
+
+def test_a_mandatory_hit_goes_in_first_as_changed_whatever_its_features() -> None:
+    hits = [hit(f"f{i}.py", f"f{i}", 0.9, 100) for i in range(5)]
+    changed = replace(hit("diff.py", "touched", 0.1, 100), mandatory=True)
+    assert changed.features["symbol"] == 0.0 and not changed.points_at
+    chosen = select([*hits, changed], SelectOptions(budget=250), fake_render)
+    assert chosen.chosen[0].hit.chunk.name == "touched"
+    assert chosen.chosen[0].why is PickReason.CHANGED
+    assert chosen.chosen[0].why.text == "touched by the change"
+    assert [c.hit.chunk.name for c in chosen.chosen].count("touched") == 1
+
+
+def test_each_entry_below_full_says_why_it_was_stepped_down() -> None:
+    small = select(
+        [hit("a.py", "a", 0.9, 50)],
+        SelectOptions(budget=200, start_fidelity=Fidelity.SIGNATURE),
+        fake_render,
+    )
+    assert [(c.fidelity, c.stepped) for c in small.chosen] == [
+        (Fidelity.SIGNATURE, StepReason.SMALL_BUDGET)
+    ]
+    user = hit("a.py", "use_item", 0.9, 50, named=True, refs=("Item",))
+    item = hit("m.py", "Item", 0.05, 300, kind=ChunkKind.CLASS)
+    big = hit("b.py", "big", 0.5, 500)
+    chosen = select([user, item, big], SelectOptions(budget=200), fake_render)
+    stepped = {c.hit.chunk.name: (c.fidelity, c.stepped) for c in chosen.chosen}
+    assert stepped["use_item"] == (Fidelity.FULL, None)
+    assert stepped["Item"] == (Fidelity.SIGNATURE, StepReason.TYPE_SIGNATURE)
+    assert stepped["big"] == (Fidelity.SIGNATURE, StepReason.NO_ROOM)
+
+
+def test_drops_carry_their_reason_and_numbers() -> None:
+    body = "\n".join(f"line_{i} = {i}" for i in range(20))
+    first = hit("a.py", "one", 0.9, 50, text=body)
+    copy = hit("b.py", "two", 0.5, 50, text=body + "\n")
+    crowd = [hit("c.py", f"c{i}", 0.4 - i * 0.01, 30) for i in range(4)]
+    chosen = select([first, copy, *crowd], SelectOptions(budget=170, max_chunks_per_file=2),
+                    fake_render)  # fmt: skip
+    reasons = {d.hit.chunk.name: (d.reason, d.limit, d.text) for d in chosen.dropped}
+    assert reasons["two"] == (
+        DropReason.NEAR_DUPLICATE, 0, "near-duplicate of a higher-scored chunk"
+    )  # fmt: skip
+    assert {reasons[n] for n in ("c2", "c3")} == {
+        (DropReason.PER_FILE_CAP, 2, "already 2 chunks from its file")
+    }

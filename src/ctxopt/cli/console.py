@@ -1,4 +1,9 @@
-"""The one terminal wrapper: messages, progress and tables go to stderr; payloads to stdout."""
+"""The one terminal wrapper: messages, progress and tables go to stderr; payloads to stdout.
+
+Text that came from a user or a file (paths, tasks, names, messages quoting them) is never
+read as rich markup or emoji codes: messages are printed with markup off, or escaped where
+ctxopt adds its own markup, and table cells are plain `Text` (see `plain`).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,14 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+
+def plain(value: object) -> Text:
+    """A table cell shown as written: no markup, no emoji codes."""
+    return Text(str(value))
 
 
 class Terminal:
@@ -17,15 +29,21 @@ class Terminal:
     def __init__(self, *, quiet: bool = False) -> None:
         self.quiet = quiet
         no_color = bool(os.environ.get("NO_COLOR"))
-        self.err = Console(stderr=True, no_color=no_color, highlight=False, soft_wrap=True)
-        self.out = Console(file=sys.stdout, no_color=no_color, highlight=False, soft_wrap=True)
+        common: dict[str, Any] = {
+            "no_color": no_color,
+            "highlight": False,
+            "soft_wrap": True,
+            "emoji": False,
+        }
+        self.err = Console(stderr=True, **common)
+        self.out = Console(file=sys.stdout, **common)
 
     def info(self, text: str) -> None:
         if not self.quiet:
-            self.err.print(text)
+            self.err.print(text, markup=False)
 
     def warn(self, text: str) -> None:
-        self.err.print(f"[yellow]warning:[/yellow] {text}", markup=True)
+        self.err.print(f"[yellow]warning:[/yellow] {escape(text)}", markup=True)
 
     def error(self, text: str) -> None:
         self.err.print(f"ctxopt: error: {text}", markup=False)
@@ -53,7 +71,7 @@ class BarProgress:
         if not self._enabled or total == 0:
             return
         self._bar = Progress(
-            TextColumn("{task.description}"),
+            TextColumn("{task.description}", markup=False),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
@@ -69,7 +87,7 @@ class BarProgress:
 
     def message(self, text: str) -> None:
         if self._bar is not None:
-            self._bar.console.print(text)
+            self._bar.console.print(text, markup=False)
         elif not self.terminal.quiet:
             self.terminal.err.print(text, markup=False)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from ctxopt.cli.console import Terminal
 from ctxopt.pack.api import PackResult
+from ctxopt.types import Fidelity
 from ctxopt.wording import plural
 
 
@@ -33,7 +34,9 @@ def pack_json(result: PackResult) -> dict[str, Any]:
                 "score": c.hit.score,
                 "fidelity": c.fidelity.value,
                 "compressed": c.content,
-                "why": c.why,
+                "why": c.why.text,
+                "why_code": c.why.value,
+                "stepped_down": c.stepped.value if c.stepped else None,
                 "reasons": list(c.hit.reasons),
             }
             for c in result.chosen
@@ -58,7 +61,7 @@ def pack_json(result: PackResult) -> dict[str, Any]:
 
 def pack_summary(terminal: Terminal, result: PackResult, output: Path | None) -> None:
     where = f" -> {output}" if output else ""
-    shown = sum(1 for c in result.chosen if c.fidelity.value != "path")
+    shown = sum(1 for c in result.chosen if c.fidelity is not Fidelity.PATH)
     terminal.err.print(
         f"packed {result.tokens:,}/{result.budget:,} tokens ({result.encoding}"
         + (f", x{result.token_factor} for the model" if result.token_factor != 1.0 else "")
@@ -72,19 +75,24 @@ def pack_summary(terminal: Terminal, result: PackResult, output: Path | None) ->
 
 
 def pack_explain(terminal: Terminal, result: PackResult) -> None:
+    """Why each chunk is in the pack (and at its fidelity) or left out, rendered from the
+    decisions; paths and names are printed with markup off."""
     for choice in result.chosen:
         chunk = choice.hit.chunk
+        fidelity = choice.fidelity.value
+        if choice.stepped is not None:
+            fidelity += f" ({choice.stepped.text})"
         terminal.err.print(
             f"+ {chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.qualified_name} "
-            f"[{choice.fidelity.value}, {choice.tokens} tok, score {choice.hit.score:.3f}] "
-            f"{choice.why}: {'; '.join(choice.hit.reasons[:3])}",
+            f"[{fidelity}, {choice.tokens} tok, score {choice.hit.score:.3f}] "
+            f"{choice.why.text}: {'; '.join(choice.hit.reasons[:3])}",
             markup=False,
         )
-    for hit, reason in result.dropped[:40]:
-        chunk = hit.chunk
+    for drop in result.dropped[:40]:
+        chunk = drop.hit.chunk
         terminal.err.print(
             f"- {chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.qualified_name} "
-            f"(score {hit.score:.3f}): {reason}",
+            f"(score {drop.hit.score:.3f}): {drop.text}",
             markup=False,
         )
     terminal.err.print(f"recommendation: {result.recommendation.reasoning}", markup=False)

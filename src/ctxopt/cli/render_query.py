@@ -6,9 +6,9 @@ from typing import Any
 
 from rich.table import Table
 
-from ctxopt.cli.console import Terminal
-from ctxopt.retrieve.scoring import ScoredChunk
+from ctxopt.cli.console import Terminal, plain
 from ctxopt.retrieve.search import QueryResult
+from ctxopt.types import ScoredChunk
 
 
 def result_json(hit: ScoredChunk, *, explain: bool) -> dict[str, Any]:
@@ -57,10 +57,10 @@ def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> No
             why += "\n" + ", ".join(f"{k} {v:+.3f}" for k, v in shares if v)
         table.add_row(
             str(position),
-            place,
+            plain(place),
             chunk.kind.value,
-            chunk.qualified_name or chunk.name,
+            plain(chunk.qualified_name or chunk.name),
             f"{hit.score:.3f}",
-            why,
+            plain(why),
         )
     terminal.out.print(table)

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 from rich.table import Table
 
-from ctxopt.cli.console import Terminal
+from ctxopt.cli.console import Terminal, plain
 from ctxopt.index.stats import IndexReport
 from ctxopt.types import IndexStats
 from ctxopt.wording import plural
@@ -17,7 +17,9 @@ def _language_table(languages: dict[str, dict[str, int]]) -> Table:
     for column in ("language", "files", "chunks", "tokens"):
         table.add_column(column, justify="left" if column == "language" else "right")
     for language, row in languages.items():
-        table.add_row(language, f"{row['files']:,}", f"{row['chunks']:,}", f"{row['tokens']:,}")
+        table.add_row(
+            plain(language), f"{row['files']:,}", f"{row['chunks']:,}", f"{row['tokens']:,}"
+        )
     return table
 
 

@@ -21,6 +21,7 @@ from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.retrieve.search import QueryOptions, QueryResult, search
 from ctxopt.terms import split_identifier
+from ctxopt.types import Dropped
 
 CANDIDATES = 300
 SMALL_BUDGET = 1000
@@ -62,7 +63,7 @@ class PackResult:
     token_factor: float
     files: tuple[str, ...]
     chosen: tuple[Choice, ...]
-    dropped: tuple[tuple[ScoredChunk, str], ...]
+    dropped: tuple[Dropped, ...]
     savings: Savings
     recommendation: model_table.Recommendation
     query: QueryResult

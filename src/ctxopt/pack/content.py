@@ -5,8 +5,8 @@ from __future__ import annotations
 from ctxopt import tokens
 from ctxopt.pack.compress import Level, compress, signature_stub
 from ctxopt.pack.compress.markers import marker
-from ctxopt.pack.select import Fidelity, Render
-from ctxopt.types import Chunk
+from ctxopt.pack.select import Render
+from ctxopt.types import Chunk, Fidelity
 
 ENTRY_OVERHEAD = 12  # label line and code fence around each entry (select.MIN_ENTRY).  It
 # undercounts a label (about 20 tokens with fences): a selection that overfills and then

@@ -79,7 +79,9 @@ def diff_hits(
     for chunk in source.in_files(ranges):
         if any(a <= chunk.end_line and chunk.start_line <= b for a, b in ranges[chunk.path]):
             hits.append(
-                ScoredChunk(chunk, 1.0, {"diff": 1.0}, ("touched by the change",), {"symbol": 1.0})
+                ScoredChunk(
+                    chunk, 1.0, {"diff": 1.0}, ("touched by the change",), {}, mandatory=True
+                )
             )
     hits.sort(key=lambda h: (h.chunk.path, h.chunk.start_line))
     text = tokens.truncate(_git(root, *args, "-U3", "--", "."), MAX_DIFF_TOKENS)

@@ -6,7 +6,7 @@ import bisect
 import math
 from collections.abc import Sequence
 
-from ctxopt.retrieve.scoring import ScoredChunk
+from ctxopt.types import ScoredChunk
 
 DUPLICATE_SIMILARITY = 0.9
 

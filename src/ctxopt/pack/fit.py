@@ -9,8 +9,8 @@ from ctxopt import tokens
 from ctxopt.index.store import IndexReader
 from ctxopt.pack.overview import structure_overview
 from ctxopt.pack.render import FileGroup, GapCheck, RenderInput, group_by_file, render
-from ctxopt.pack.select import BUDGET_FULL, FILE_HEADER, Choice, Fidelity, Render, Selection
-from ctxopt.retrieve.scoring import ScoredChunk
+from ctxopt.pack.select import FILE_HEADER, Render, Selection
+from ctxopt.types import Choice, Dropped, DropReason, Fidelity, PickReason
 
 
 def render_data(
@@ -38,9 +38,6 @@ class Fitting:
     format: str  # markdown, xml or plain
 
 
-TOP_UP_REASON = "room left by merged neighbours"
-
-
 def fit_prompt(
     base: RenderInput, selection: Selection, budget: int, fitting: Fitting
 ) -> tuple[str, RenderInput, Selection]:
@@ -60,15 +57,15 @@ def fit_prompt(
     if extra:
         chosen.extend(extra)
         taken = {c.hit.chunk.id for c in extra}
-        dropped = [(h, r) for h, r in dropped if h.chunk.id not in taken]
+        dropped = [d for d in dropped if d.hit.chunk.id not in taken]
         prompt, data, used = rendered()
     while used > budget and chosen:
         weakest = min(
-            [c for c in chosen if c.why in ("score", TOP_UP_REASON)] or chosen,
+            [c for c in chosen if c.why.by_score] or chosen,
             key=lambda c: (c.hit.score, -c.hit.chunk.start_line),
         )
         chosen.remove(weakest)
-        dropped.append((weakest.hit, "dropped to keep the rendered prompt within the budget"))
+        dropped.append(Dropped(weakest.hit, DropReason.FITTING))
         prompt, data, used = rendered()
     if fitting.reader is not None and chosen:
         overview = structure_overview(fitting.reader.file_records())
@@ -81,7 +78,7 @@ def fit_prompt(
 
 def top_up(
     chosen: Sequence[Choice],
-    dropped: Sequence[tuple[ScoredChunk, str]],
+    dropped: Sequence[Dropped],
     room: int,
     render_entry: Render,
 ) -> list[Choice]:
@@ -89,15 +86,16 @@ def top_up(
     their estimated cost fits the room the rendered prompt left."""
     extra: list[Choice] = []
     shown = {c.hit.chunk.path for c in chosen}
-    for hit, reason in dropped:
+    for drop in dropped:
         if room < MIN_TOP_UP:
             break
-        if reason != BUDGET_FULL:
+        if drop.reason is not DropReason.BUDGET_FULL:
             continue
+        hit = drop.hit
         content, cost = render_entry(hit.chunk, Fidelity.FULL)
         cost += 0 if hit.chunk.path in shown else FILE_HEADER
         if cost <= room and content.strip():
-            extra.append(Choice(hit, Fidelity.FULL, content, cost, TOP_UP_REASON))
+            extra.append(Choice(hit, Fidelity.FULL, content, cost, PickReason.TOP_UP))
             shown.add(hit.chunk.path)
             room -= cost
     return extra

@@ -8,8 +8,7 @@ from itertools import pairwise
 from xml.sax.saxutils import escape
 
 from ctxopt.languages import by_name
-from ctxopt.pack.select import Choice, Fidelity
-from ctxopt.types import Chunk
+from ctxopt.types import Choice, Chunk, Fidelity
 
 FORMATS = ("markdown", "xml", "plain")
 

@@ -13,14 +13,22 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from typing import Protocol
 
 from ctxopt.languages.naming import is_test_path
 from ctxopt.pack.duplicates import near_duplicates
 from ctxopt.retrieve.companions import companion_tests
-from ctxopt.retrieve.scoring import ScoredChunk
-from ctxopt.types import Chunk, ChunkKind
+from ctxopt.types import (
+    Choice,
+    Chunk,
+    ChunkKind,
+    Dropped,
+    DropReason,
+    Fidelity,
+    PickReason,
+    ScoredChunk,
+    StepReason,
+)
 
 DIVERSITY_DECAY = 0.95  # tuned on the retrieval benchmark: 0.85 spread budgets too thin
 DENSITY_EXPONENT = 0.25  # tuned on the retrieval benchmark: 0.5 starved big changed functions
@@ -28,7 +36,6 @@ MIN_ENTRY = 12  # no entry, not even a path, costs less than this
 TYPE_SHARE = 0.05  # a used type is shown as a signature only if it costs at most this share
 MIN_TYPE_COST = 150  # ... or this many tokens
 TYPES_BUDGET_SHARE = 0.15  # all used types together take at most this share
-UNCAPPED_REASONS = frozenset({"type used by picked code"})  # entries outside the per-file cap
 FILE_HEADER = 24  # a file's header line in the prompt, roughly
 TYPE_KINDS = (ChunkKind.CLASS, ChunkKind.INTERFACE, ChunkKind.TYPE)
 LEAD_COUNT = 5  # the best hits go in whole before the per-token ordering ...
@@ -39,17 +46,6 @@ COMPANION_SOURCES = 2  # the best source files whose test file gets its best chu
 COMPANION_MAX_SHARE = 0.1  # ... when that chunk takes at most this share of the budget
 NAMED_FILE_SHARE = 0.5  # chunks of files the task names go in first up to this share; the
 # rest compete on score (a pasted compiler warning naming a big file must not fill the pack)
-
-
-BUDGET_FULL = "the budget is full"  # why a hit was turned away for want of room
-
-
-class Fidelity(str, Enum):
-    FULL = "full"
-    EXCERPT = "excerpt"  # the stretch of a long chunk the task's words gather in
-    SIGNATURE = "signature"  # signature and docstring, or a class summary
-    STUB = "stub"  # one line
-    PATH = "path"  # only named in the list of other relevant places
 
 
 FIDELITY_ORDER = (
@@ -63,27 +59,9 @@ EXCERPT_SAVING = 1.5  # an excerpt only stands in for a chunk this many times it
 
 
 @dataclass(frozen=True)
-class Choice:
-    hit: ScoredChunk
-    fidelity: Fidelity
-    content: str
-    tokens: int  # cost of this entry in the rendered prompt
-    why: str  # "named by the task", "type used by picked code", "score"
-    lines: tuple[int, int] | None = None  # the original lines shown in full, if not all
-
-    @property
-    def start_line(self) -> int:
-        return self.lines[0] if self.lines else self.hit.chunk.start_line
-
-    @property
-    def end_line(self) -> int:
-        return self.lines[1] if self.lines else self.hit.chunk.end_line
-
-
-@dataclass(frozen=True)
 class Selection:
     chosen: tuple[Choice, ...]
-    dropped: tuple[tuple[ScoredChunk, str], ...]  # hit, reason
+    dropped: tuple[Dropped, ...]
     spent: int
 
 
@@ -169,7 +147,7 @@ class _Budget:
         self.per_file: Counter[str] = Counter()
         self.headers: set[str] = set()  # files whose header is already paid for
         self.chosen: list[Choice] = []
-        self.dropped: list[tuple[ScoredChunk, str]] = []
+        self.dropped: list[Dropped] = []
 
     def capped(self, hit: ScoredChunk) -> bool:
         path = hit.chunk.path
@@ -181,7 +159,7 @@ class _Budget:
     def try_add(
         self,
         hit: ScoredChunk,
-        why: str,
+        why: PickReason,
         lowest: Fidelity = Fidelity.PATH,
         *,
         highest: Fidelity = Fidelity.FULL,
@@ -199,20 +177,33 @@ class _Budget:
                 continue
             content, cost = self.render(hit.chunk, fidelity, lines)
             if fidelity != Fidelity.PATH and not content.strip():
-                self.dropped.append((hit, "nothing left after compression"))
+                self.dropped.append(Dropped(hit, DropReason.EMPTY))
                 return False
             if fidelity != Fidelity.PATH and hit.chunk.path not in self.headers:
                 cost += FILE_HEADER  # the first chunk of a file also pays for its header
             if self.spent + cost <= self.options.budget:
-                self.chosen.append(Choice(hit, fidelity, content, cost, why, lines))
+                stepped = self._step_reason(fidelity, start, highest)
+                self.chosen.append(Choice(hit, fidelity, content, cost, why, lines, stepped))
                 self.spent += cost
-                if why not in UNCAPPED_REASONS:
+                if why.counts_toward_cap:
                     self.per_file[hit.chunk.path] += 1
                 self.headers.add(hit.chunk.path)
                 return True
         if note:
-            self.dropped.append((hit, "no room left even as a path"))
+            self.dropped.append(Dropped(hit, DropReason.NO_ROOM))
         return False
+
+    def _step_reason(self, fidelity: Fidelity, start: int, highest: Fidelity) -> StepReason | None:
+        """Why an entry is below full: where its ladder started, or for want of room."""
+        if fidelity == Fidelity.FULL:
+            return None
+        if FIDELITY_ORDER.index(fidelity) > start:
+            return StepReason.NO_ROOM
+        if FIDELITY_ORDER.index(self.options.start_fidelity) == start:
+            return StepReason.SMALL_BUDGET
+        if highest == Fidelity.SIGNATURE:
+            return StepReason.TYPE_SIGNATURE
+        return StepReason.LONG_LEAD
 
 
 def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) -> Selection:
@@ -221,7 +212,7 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     state = _Budget(options, render)
     pending = [h for h in hits if h.chunk.id not in duplicates]
     state.dropped.extend(
-        (h, "near-duplicate of a higher-scored chunk") for h in hits if h.chunk.id in duplicates
+        Dropped(h, DropReason.NEAR_DUPLICATE) for h in hits if h.chunk.id in duplicates
     )
     _add_named(state, [h for h in pending if h.named_by_task])
     _add_whole_files(state, [h for h in pending if not h.named_by_task])
@@ -235,39 +226,38 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
         cost = render(hit.chunk, Fidelity.SIGNATURE)[1]
         if state.capped(hit) or cost > type_limit or state.spent + cost > types_room:
             continue  # a type that costs that much competes on its own score instead
-        if state.try_add(
-            hit, "type used by picked code", Fidelity.SIGNATURE, highest=Fidelity.SIGNATURE
-        ):
+        if state.try_add(hit, PickReason.USED_TYPE, Fidelity.SIGNATURE, highest=Fidelity.SIGNATURE):
             taken.add(hit.chunk.id)
     pending = [h for h in pending if h.chunk.id not in taken]
     position = {h.chunk.id: i for i, h in enumerate(hits)}
     for best in _by_priority(pending, state, position):
         if state.spent + MIN_ENTRY > options.budget:
-            state.dropped.append((best, BUDGET_FULL))
+            state.dropped.append(Dropped(best, DropReason.BUDGET_FULL))
             continue
         if state.capped(best):
             state.dropped.append(
-                (best, f"already {options.max_chunks_per_file} chunks from its file")
+                Dropped(best, DropReason.PER_FILE_CAP, options.max_chunks_per_file)
             )
             continue
-        state.try_add(best, "score")
+        state.try_add(best, PickReason.SCORE)
     _fill_leftover(state, position)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
 
 
 def _add_named(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
-    """What the task names: every chunk whose symbol or line it names, then the chunks of the files
-    it names, best first, while they take at most NAMED_FILE_SHARE of the budget."""
+    """What the task names: every mandatory chunk and every chunk whose symbol or line it names,
+    then the chunks of the files it names, best first, while they take at most NAMED_FILE_SHARE
+    of the budget."""
     room = NAMED_FILE_SHARE * state.options.budget
     for hit in hits:
-        if hit.points_at:
-            state.try_add(hit, "named by the task")
+        if hit.required:
+            state.try_add(hit, PickReason.CHANGED if hit.mandatory else PickReason.NAMED)
     for hit in hits:
-        if hit.points_at:
+        if hit.required:
             continue
         header = 0 if hit.chunk.path in state.headers else FILE_HEADER
         if state.spent + state.render(hit.chunk, Fidelity.FULL)[1] + header <= room:
-            state.try_add(hit, "in a file the task names", Fidelity.FULL, note=False)
+            state.try_add(hit, PickReason.NAMED_FILE, Fidelity.FULL, note=False)
 
 
 def _add_whole_files(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
@@ -282,7 +272,7 @@ def _add_whole_files(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
         if not rest or state.spent + size > state.options.whole_share * state.options.budget:
             continue
         for hit in rest:
-            state.try_add(hit, "part of a file the task is about", Fidelity.FULL, note=False)
+            state.try_add(hit, PickReason.FOCUS_FILE, Fidelity.FULL, note=False)
 
 
 def _add_leads(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
@@ -298,9 +288,11 @@ def _add_leads(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
         if hit.score < floor or hit.chunk.id in chosen or state.capped(hit):
             continue
         if hit.chunk.tokens <= LEAD_MAX_SHARE * state.options.budget:
-            state.try_add(hit, "score", Fidelity.FULL, note=False)
+            state.try_add(hit, PickReason.LEAD, Fidelity.FULL, note=False)
         elif excerpt_lines(hit) is not None:
-            state.try_add(hit, "score", Fidelity.EXCERPT, highest=Fidelity.EXCERPT, note=False)
+            state.try_add(
+                hit, PickReason.LEAD, Fidelity.EXCERPT, highest=Fidelity.EXCERPT, note=False
+            )
 
 
 def _add_companion_tests(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
@@ -318,7 +310,7 @@ def _add_companion_tests(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
             )
             if best is None or best.chunk.tokens > COMPANION_MAX_SHARE * state.options.budget:
                 continue
-            if state.try_add(best, "test of the code the task is about", Fidelity.FULL, note=False):
+            if state.try_add(best, PickReason.COMPANION_TEST, Fidelity.FULL, note=False):
                 chosen.add(best.chunk.id)
 
 
@@ -346,10 +338,10 @@ def _by_priority(
 
 def _fill_leftover(state: _Budget, position: dict[str, int]) -> None:
     """Room left after every file had its share: more chunks of capped files, in full only."""
-    capped = [hit for hit, reason in state.dropped if reason.startswith("already ")]
+    capped = [d.hit for d in state.dropped if d.reason is DropReason.PER_FILE_CAP]
     capped.sort(key=lambda h: (-h.score, position[h.chunk.id]))
     for hit in capped:
         if state.spent + MIN_ENTRY > state.options.budget:
             break
-        if state.try_add(hit, "room left after the per-file cap", Fidelity.FULL, note=False):
-            state.dropped = [(h, r) for h, r in state.dropped if h.chunk.id != hit.chunk.id]
+        if state.try_add(hit, PickReason.LEFTOVER, Fidelity.FULL, note=False):
+            state.dropped = [d for d in state.dropped if d.hit.chunk.id != hit.chunk.id]

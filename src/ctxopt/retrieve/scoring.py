@@ -15,7 +15,7 @@ from ctxopt.retrieve.candidates import Candidate
 from ctxopt.retrieve.entities import Entities
 from ctxopt.retrieve.intent import Intent, IntentType
 from ctxopt.terms import split_identifier
-from ctxopt.types import Chunk, ChunkKind
+from ctxopt.types import Chunk, ChunkKind, ScoredChunk
 
 RRF_K = 60
 
@@ -54,26 +54,6 @@ INTENT_KINDS: dict[IntentType, dict[str, float]] = {
     IntentType.REFACTOR: {"function": 1.0, "method": 1.0, "class": 1.0},
     IntentType.TEST: {"test": 1.0, "function": 0.6, "method": 0.6, "class": 0.6},
 }  # fmt: skip
-
-
-@dataclass(frozen=True)
-class ScoredChunk:
-    chunk: Chunk
-    score: float
-    factors: dict[str, float]  # factor -> weighted contribution
-    reasons: tuple[str, ...]
-    features: dict[str, float]  # factor -> raw value in 0..1
-    focus_lines: tuple[int, int] | None = None  # the lines of it the task's words gather in
-
-    @property
-    def named_by_task(self) -> bool:
-        """The task names this chunk's symbol or file: it must go in the pack."""
-        return self.points_at or self.features.get("proximity", 0.0) >= 1.0
-
-    @property
-    def points_at(self) -> bool:
-        """The task names this chunk's symbol or a line inside it."""
-        return self.features.get("symbol", 0.0) >= 0.8 or self.features.get("location", 0.0) >= 1.0
 
 
 @dataclass(frozen=True)
