@@ -43,24 +43,10 @@ app.command("pack")(pack_cmd.pack)
 app.command("stats")(stats_cmd.stats)
 
 
-OPTIONAL_VALUES = {"--diff": "HEAD"}  # options whose value may be left out
-
-
-def with_optional_values(argv: list[str]) -> list[str]:
-    """Give `--diff` its default when no value follows it (click would eat the next flag)."""
-    out: list[str] = []
-    for index, arg in enumerate(argv):
-        out.append(arg)
-        following = argv[index + 1] if index + 1 < len(argv) else None
-        if arg in OPTIONAL_VALUES and (following is None or following.startswith("-")):
-            out.append(OPTIONAL_VALUES[arg])
-    return out
-
-
 def main() -> None:
     """Entry point: expected errors become one line on stderr and a non-zero exit."""
     try:
-        app(args=with_optional_values(sys.argv[1:]), standalone_mode=False)
+        app(args=sys.argv[1:], standalone_mode=False)
     except CtxoptError as exc:
         Terminal().error(str(exc))
         sys.exit(exc.exit_code)
