@@ -133,9 +133,7 @@ def test_help_says_how_to_name_the_ref(cli: CliRunner) -> None:
     assert "--diff-ref" in result.out and "against HEAD" in result.out
 
 
-def test_diff_refreshes_once_and_not_at_all_with_no_refresh(
-    tmp_path: Path, cli: CliRunner
-) -> None:
+def test_diff_refreshes_once_and_not_at_all_with_no_refresh(tmp_path: Path, cli: CliRunner) -> None:
     repo = sample_repo(tmp_path)
     assert cli("index", str(repo), "--quiet").code == 0
     storage = repo / "inventory" / "storage.py"

@@ -27,7 +27,7 @@ def refresh_then_pack(
     refreshed once (unless refresh is False), the chunks the change touches become
     mandatory hits with the diff as a preface, the query runs and its result is packed.
     """
-    check_options(options)
+    check_options(settings, options)
     diff = read_change(settings.root, change) if change is not None else None
     freshness, reader = refresh_index(settings, refresh=refresh, notify=notify)
     if diff is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import typer
@@ -10,6 +9,7 @@ import typer
 from ctxopt import __version__
 from ctxopt.cli import index_cmd, pack_cmd, query_cmd, stats_cmd
 from ctxopt.cli.console import Terminal
+from ctxopt.config.environment import debugging
 from ctxopt.errors import CtxoptError
 
 app = typer.Typer(
@@ -62,7 +62,7 @@ def main() -> None:
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # click usage errors
             Terminal().error(f"{exc.format_message()} (see `ctxopt --help`)")
             sys.exit(exc.exit_code)
-        if os.environ.get("CTXOPT_DEBUG"):
+        if debugging():
             raise
         Terminal().error(
             f"internal error: {type(exc).__name__}: {exc} (set CTXOPT_DEBUG=1 for the traceback)"

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ctxopt.config.environment import no_color as no_color_set
 
 
 class Terminal:
@@ -16,7 +17,7 @@ class Terminal:
 
     def __init__(self, *, quiet: bool = False) -> None:
         self.quiet = quiet
-        no_color = bool(os.environ.get("NO_COLOR"))
+        no_color = no_color_set()
         self.err = Console(stderr=True, no_color=no_color, highlight=False, soft_wrap=True)
         self.out = Console(file=sys.stdout, no_color=no_color, highlight=False, soft_wrap=True)
 

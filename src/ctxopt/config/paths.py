@@ -7,6 +7,8 @@ from pathlib import Path
 
 from ctxopt.errors import UsageError
 
+INDEX_DIR = ".ctxopt"  # the index folder inside a repository
+
 
 def resolve_root(path: Path | None) -> Path:
     """The absolute repository folder; a one-line UsageError when it is not a folder."""
@@ -21,3 +23,10 @@ def resolve_root(path: Path | None) -> Path:
 def is_object_store(location: Path | str) -> bool:
     """An object-store location (s3://, gs://, ...) rather than a local folder."""
     return "://" in str(location)
+
+
+def user_cache() -> Path:
+    """ctxopt's folder in the user cache (platformdirs: XDG_CACHE_HOME, ~/Library/Caches...)."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("ctxopt"))

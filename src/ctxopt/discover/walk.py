@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
+from ctxopt.config.paths import INDEX_DIR
 from ctxopt.discover.git import git_root, head_commit, last_commit_times, listed_files
 from ctxopt.discover.ignore_rules import (
     CTXOPT_IGNORE_FILE,
@@ -35,7 +36,6 @@ from ctxopt.types import Discovery, SkippedFile, SourceFile
 
 __all__ = ["discover", "git_root", "head_commit", "last_commit_times"]
 
-INDEX_DIR = ".ctxopt"
 HEAD_BYTES = 8192
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)  # never block on a FIFO

@@ -14,7 +14,8 @@ from ctxopt.chunking import CHUNKER_VERSION
 from ctxopt.config.settings import Settings
 from ctxopt.discover import git as gitmeta
 from ctxopt.discover import walk as discovery
-from ctxopt.embed.models import DIMENSIONS, Embedder, canonical_name, get_embedder
+from ctxopt.embed.base import DIMENSIONS, Embedder, canonical_name
+from ctxopt.embed.factory import get_embedder
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index import schema
 from ctxopt.index.graph import build_graph
@@ -138,7 +139,9 @@ def build_index(
         ignore_self(db)  # an index built before ctxopt wrote .gitignore
         return _stats(stored, skipped, started, embedder_name, db)
 
-    embedder = embedder or get_embedder(embedder_name, notify=progress.message)
+    embedder = embedder or get_embedder(
+        embedder_name, cache_dir=settings.model_cache, notify=progress.message
+    )
     writer_box: list[IndexWriter] = []
 
     def writer() -> IndexWriter:

@@ -91,10 +91,10 @@ def resolve_budget(
     return DEFAULT_BUDGET, DEFAULT_BUDGET, factor, model
 
 
-def check_options(options: PackOptions) -> None:
+def check_options(settings: Settings, options: PackOptions) -> None:
     """Raise a UsageError for an empty task, an unknown level or format, or a bad budget."""
     _validate(options)
-    resolve_budget(options, model_table.load_models())
+    resolve_budget(options, model_table.load_models(settings.models_file))
 
 
 def pack_query(options: PackOptions) -> tuple[str, QueryOptions]:
@@ -124,7 +124,7 @@ def pack_query_result(
     budget (a hard guarantee).  stale: files that changed since indexing and were not
     re-indexed, reported in the result."""
     _validate(options)
-    table = model_table.load_models()
+    table = model_table.load_models(settings.models_file)
     budget, model_budget, factor, _model = resolve_budget(options, table)
     records = reader.file_records()
     repo_tokens = sum(r.tokens for r in records.values())

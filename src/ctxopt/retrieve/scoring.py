@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ctxopt.embed.models import MINILM_NAME
+from ctxopt.embed.base import MINILM_NAME
 from ctxopt.index.schema import split_identifier
 from ctxopt.retrieve.candidates import Candidate
 from ctxopt.retrieve.companions import subject_stem

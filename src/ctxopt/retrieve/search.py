@@ -156,7 +156,7 @@ def search(
     intent = detect_intent(task, entities)
     if embed is None and weights.get("semantic", 0.0) > 0:
         # The model is loaded only when the vectors count; never torch (see task_encoder).
-        embed = _task_embedder(meta.embedder)
+        embed = _task_embedder(meta.embedder, settings.model_cache)
     source = CandidateSource(
         reader, prefilter_clause(options.languages, options.kinds, options.no_tests)
     )
@@ -245,8 +245,8 @@ def _glob_ok(path: str, globs: Sequence[str]) -> bool:
     return not globs or any(fnmatch.fnmatch(path, g) for g in globs)
 
 
-def _task_embedder(name: str) -> Embed:
-    from ctxopt.embed.models import task_encoder
+def _task_embedder(name: str, cache_dir: Path) -> Embed:
+    from ctxopt.embed.factory import task_encoder
 
-    encode = task_encoder(name)
+    encode = task_encoder(name, cache_dir)
     return lambda text: encode(text).tolist()
