@@ -22,7 +22,10 @@ def query(
     ] = None,
     lang: Annotated[list[str] | None, typer.Option("--lang", help="Only this language.")] = None,
     kind: Annotated[list[str] | None, typer.Option("--kind", help="Only this chunk kind.")] = None,
-    glob: Annotated[list[str] | None, typer.Option("--glob", help="Only paths matching.")] = None,
+    glob: Annotated[
+        list[str] | None,
+        typer.Option("--glob", help="Only paths matching (gitignore syntax, as --include)."),
+    ] = None,
     no_tests: Annotated[bool, typer.Option("--no-tests", help="Leave tests out.")] = False,
     no_refresh: Annotated[
         bool, typer.Option("--no-refresh", help="Don't re-index changed files first; warn.")

@@ -12,11 +12,11 @@ INDEX_DIR = ".ctxopt"  # the index folder inside a repository
 
 def resolve_root(path: Path | None) -> Path:
     """The absolute repository folder; a one-line UsageError when it is not a folder."""
-    root = (path or Path.cwd()).expanduser()
+    root = Path(path or Path.cwd()).expanduser()
     if not root.exists():
-        raise UsageError(f"path not found: {root}")
+        raise UsageError(f"{root} does not exist; pass the repository folder")
     if not root.is_dir():
-        raise UsageError(f"{root} is a file, not a folder; pass the repository folder")
+        raise UsageError(f"{root} is not a folder; pass the repository folder")
     return root.resolve()
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -11,6 +10,7 @@ from pathlib import Path
 from ctxopt.chunking import source_lines
 from ctxopt.chunking.code import is_test_path
 from ctxopt.config.settings import Settings
+from ctxopt.discover.walk import glob_spec
 from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
 from ctxopt.retrieve.companions import companion_tests
@@ -176,7 +176,8 @@ def search(
     if weights.get("window", 0.0) > 0:
         add_window_evidence(source, pool, first, task, settings.root, files)
     ranked = score_candidates(list(pool.values()), ctx, weights)
-    ranked = [s for s in ranked if _glob_ok(s.chunk.path, options.globs)]
+    spec = glob_spec(options.globs)
+    ranked = [s for s in ranked if spec is None or spec.match_file(s.chunk.path)]
     return QueryResult(
         task=task,
         intent=intent,
@@ -239,10 +240,6 @@ def _names_docs(entities: Entities) -> bool:
     return bool(DOC_WORDS.intersection(entities.words)) or any(
         p.endswith(".md") for p in entities.paths
     )
-
-
-def _glob_ok(path: str, globs: Sequence[str]) -> bool:
-    return not globs or any(fnmatch.fnmatch(path, g) for g in globs)
 
 
 def _task_embedder(name: str, cache_dir: Path) -> Embed:
