@@ -23,6 +23,12 @@ HUGGING_FACE = {
     "TOKENIZERS_PARALLELISM": "false",
 }
 LANCE = {"LANCE_LOG": "error", "RUST_LOG": "error"}  # no Rust-side warnings on stderr
+GIT = {"GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}  # read-only runs, messages in English
+
+
+def child_environment(overrides: Mapping[str, str]) -> dict[str, str]:
+    """The environment for a child process: this one's, with overrides on top."""
+    return {**os.environ, **overrides}
 
 
 def quiet_library(defaults: Mapping[str, str]) -> None:

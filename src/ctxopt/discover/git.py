@@ -12,6 +12,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
+from ctxopt.config.environment import GIT, child_environment
+
 MAX_COMMITS = 20_000
 PATHSPEC_LIMIT = 200  # up to this many paths are passed to `git log` as pathspecs
 _READ_SIZE = 1 << 16
@@ -34,7 +36,7 @@ def _git(root: Path, *args: str) -> bytes | None:
 
 
 def _git_env() -> dict[str, str]:
-    return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    return child_environment(GIT)
 
 
 def git_root(path: Path) -> Path | None:
