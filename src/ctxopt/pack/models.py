@@ -2,9 +2,9 @@
 
 The table ships as ``ctxopt/data/models.json``.  A user file (``override``: the
 ``models_file`` setting, from a config file or ``$CTXOPT_MODELS_FILE``) replaces fields
-of entries by name and adds new names.  ``token_factor`` approximates how many of the model's own tokens one
-cl100k token of code becomes (1.0 for OpenAI models; about 1.2 for Claude, 1.1 for
-Gemini and Llama, 1.05 for Qwen and DeepSeek).  They are estimates, not measurements
+of entries by name and adds new names.  ``token_factor`` approximates how many of the
+model's own tokens one cl100k token of code becomes (1.0 for OpenAI models; about 1.2 for
+Claude, 1.1 for Gemini and Llama, 1.05 for Qwen and DeepSeek).  They are estimates, not measurements
 of each tokenizer, so budgets derived from them keep a margin.
 """
 
