@@ -140,11 +140,12 @@ def summarise_fates(per_case: Sequence[Sequence[LineFate]]) -> dict[str, Any]:
 
 def diagnose_case(case: Case, worktree: Path, budgets: Sequence[int]) -> dict[int, PackDiagnosis]:
     """Index the checked-out parent and build one pack per budget (ctxopt in process)."""
+    from ctxopt.app.pack import refresh_then_pack
     from ctxopt.config.settings import load_settings
     from ctxopt.errors import BudgetError
     from ctxopt.index.build import build_index
     from ctxopt.index.store import IndexReader
-    from ctxopt.pack.api import PackOptions, build_pack
+    from ctxopt.pack.api import PackOptions
     from ctxopt.retrieve.candidates import CandidateSource
 
     settings = load_settings(worktree)
@@ -159,9 +160,9 @@ def diagnose_case(case: Case, worktree: Path, budgets: Sequence[int]) -> dict[in
 
     out: dict[int, PackDiagnosis] = {}
     for budget in budgets:
-        options = PackOptions(task=case.task, budget=budget, compression="none", refresh=False)
+        options = PackOptions(task=case.task, budget=budget, compression="none")
         try:
-            result = build_pack(settings, options)
+            result = refresh_then_pack(settings, options)
         except BudgetError:
             fates = [
                 LineFate(g.path, line, "turned-away", "task over the budget")

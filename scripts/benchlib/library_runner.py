@@ -18,7 +18,7 @@ class LibraryRunner:
         self.mode = mode
 
     def check(self) -> None:
-        import ctxopt.pack.api  # noqa: F401  (fails early when ctxopt is not installed)
+        import ctxopt.app.pack  # noqa: F401  (fails early when ctxopt is not installed)
 
     def select(self, task: str, worktree: Path, budgets: Sequence[int]) -> dict[int, list[Span]]:
         from ctxopt.config.settings import load_settings
@@ -32,9 +32,11 @@ class LibraryRunner:
         return {b: self._pack(settings, task, b) for b in budgets}
 
     def _query(self, settings: object, task: str) -> list[Span]:
-        from ctxopt.retrieve.search import QueryOptions, search
+        from ctxopt.app.query import refresh_then_query
+        from ctxopt.retrieve.search import QueryOptions
 
-        result = search(settings, task, QueryOptions(k=QUERY_TOP_K))  # type: ignore[arg-type]
+        options = QueryOptions(k=QUERY_TOP_K)
+        result, _ = refresh_then_query(settings, task, options)  # type: ignore[arg-type]
         return [
             Span(normalise_path(h.chunk.path), h.chunk.start_line, h.chunk.end_line,
                  h.chunk.tokens, h.score)
@@ -42,12 +44,13 @@ class LibraryRunner:
         ]  # fmt: skip
 
     def _pack(self, settings: object, task: str, budget: int) -> list[Span]:
+        from ctxopt.app.pack import refresh_then_pack
         from ctxopt.errors import BudgetError
-        from ctxopt.pack.api import PackOptions, build_pack
+        from ctxopt.pack.api import PackOptions
 
-        options = PackOptions(task=task, budget=budget, compression="none", refresh=False)
+        options = PackOptions(task=task, budget=budget, compression="none")
         try:
-            result = build_pack(settings, options)  # type: ignore[arg-type]
+            result = refresh_then_pack(settings, options)  # type: ignore[arg-type]
         except BudgetError:
             return []  # the task alone is over the budget: nothing shown, scored as such
         return [

@@ -202,3 +202,17 @@ def test_an_object_storage_db_is_refused_not_made_a_local_folder(
     with pytest.raises(UsageError, match="object storage is not supported yet"):
         load_settings(repo, flags, env=env)
     assert not (repo / "s3:").exists() and not (Path.cwd() / "s3:").exists()
+
+
+def test_cache_dir_comes_from_the_environment_and_reaches_the_static_model(
+    tmp_path: Path,
+) -> None:
+    from ctxopt.embed.factory import get_embedder
+
+    settings = load_settings(tmp_path, env={"CTXOPT_CACHE_DIR": str(tmp_path / "cache")})
+    assert settings.model_cache == tmp_path / "cache"
+    assert settings.source("cache_dir") == "env:CTXOPT_CACHE_DIR"
+    embedder = get_embedder("static", cache_dir=settings.model_cache)
+    assert embedder.model_dir.parent.parent == tmp_path / "cache"  # type: ignore[attr-defined]
+    default = load_settings(tmp_path, env={"XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    assert default.cache_dir is None and default.model_cache.name == "ctxopt"

@@ -8,6 +8,7 @@ import pytest
 
 from clitools import CliRunner, assert_one_line_error
 from ctxopt import tokens
+from helpers import sample_repo
 
 pytestmark = pytest.mark.slow
 TASK = "fix save_inventory when the file is missing"
@@ -94,8 +95,8 @@ def test_diff_packs_the_change(indexed_repo: Path, cli: CliRunner) -> None:
     original = storage.read_text()
     storage.write_text(original.replace("def load_inventory", "def load_inventory_v2", 1))
     try:
-        result = cli("pack", "review this change", "--path", str(indexed_repo), "--diff", "HEAD",
-                     "--json")  # fmt: skip
+        result = cli("pack", "review this change", "--path", str(indexed_repo),
+                     "--diff-ref", "HEAD", "--json")  # fmt: skip
         assert result.code == 0, result.err
         data = result.json()
         assert "load_inventory_v2" in data["prompt"]
@@ -108,3 +109,46 @@ def test_diff_packs_the_change(indexed_repo: Path, cli: CliRunner) -> None:
     clean = cli("pack", "review", "--path", str(indexed_repo), "--staged")
     assert_one_line_error(clean)
     assert "empty" in clean.err
+
+
+def test_diff_alone_leaves_the_task_to_the_positional_argument(
+    indexed_repo: Path, cli: CliRunner
+) -> None:
+    storage = indexed_repo / "inventory" / "storage.py"
+    original = storage.read_text()
+    storage.write_text(original.replace("def load_inventory", "def load_inventory_v2", 1))
+    try:
+        result = cli("pack", "--path", str(indexed_repo), "--diff", "review this change",
+                     "--json")  # fmt: skip
+        assert result.code == 0, result.err
+        data = result.json()
+        assert "review this change" in data["prompt"]
+        assert "(git HEAD)" in data["prompt"]
+        assert "load_inventory_v2" in data["prompt"]
+    finally:
+        storage.write_text(original)
+
+
+def test_help_says_how_to_name_the_ref(cli: CliRunner) -> None:
+    result = cli("pack", "--help")
+    assert result.code == 0
+    assert "--diff-ref" in result.out and "against HEAD" in result.out
+
+
+def test_diff_refreshes_once_and_not_at_all_with_no_refresh(tmp_path: Path, cli: CliRunner) -> None:
+    repo = sample_repo(tmp_path)
+    assert cli("index", str(repo), "--quiet").code == 0
+    storage = repo / "inventory" / "storage.py"
+    storage.write_text(
+        storage.read_text().replace("def load_inventory", "def load_inventory_v2", 1)
+    )
+    kept = cli("pack", "review this change", "--path", str(repo), "--diff", "--no-refresh")
+    assert kept.code == 0, kept.err
+    assert "refreshing the index" not in kept.err
+    assert "1 file changed since indexing" in kept.err
+    still = cli("query", "load inventory", "--path", str(repo), "--no-refresh", "--json")
+    assert "1 file changed since indexing" in still.err  # the index was left as it was
+    fresh = cli("pack", "review this change", "--path", str(repo), "--diff")
+    assert fresh.code == 0, fresh.err
+    assert fresh.err.count("refreshing the index") == 1
+    assert "load_inventory_v2" in fresh.out

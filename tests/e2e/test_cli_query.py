@@ -74,6 +74,9 @@ def test_filters(indexed_repo: Path, cli: CliRunner) -> None:
     assert all(item["kind"] != "test" for item in results)
     results = top(cli, indexed_repo, "reserve", "--glob", "inventory/*", "-k", "20")
     assert results and all(item["file"].startswith("inventory/") for item in results)
+    # gitignore syntax, as --include and --exclude: a folder name matches at any depth
+    results = top(cli, indexed_repo, "client format", "--glob", "src", "-k", "20")
+    assert results and all(item["file"].startswith("web/src/") for item in results)
 
 
 def test_explain_adds_factors(indexed_repo: Path, cli: CliRunner) -> None:

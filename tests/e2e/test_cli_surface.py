@@ -26,7 +26,7 @@ def test_help_and_query_path_never_import_torch() -> None:
         "from ctxopt.cli import main\n"
         "sys.argv = ['ctxopt', '--help']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "import ctxopt.retrieve.api, ctxopt.pack.api\n"
+        "import ctxopt.app.query, ctxopt.app.pack\n"
     )
     assert heavy == []
 

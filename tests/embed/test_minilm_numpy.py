@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ctxopt.config.environment import HUGGING_FACE, quiet_library
+from ctxopt.embed.minilm import minilm_path
 from ctxopt.embed.minilm_numpy import MAX_TOKENS, NumpyMiniLM, _erf
-from ctxopt.embed.models import minilm_path, quiet_hub
 from helpers import run_in_fresh_python
 
 TEXTS = [
@@ -29,7 +30,7 @@ def test_erf_matches_the_standard_library() -> None:
 
 @pytest.mark.slow
 def test_vectors_match_sentence_transformers() -> None:
-    quiet_hub()
+    quiet_library(HUGGING_FACE)
     from sentence_transformers import SentenceTransformer
 
     reference = SentenceTransformer(minilm_path(), device="cpu").encode(
@@ -46,9 +47,10 @@ def test_vectors_match_sentence_transformers() -> None:
 def test_the_query_path_encoder_for_a_minilm_index_never_imports_torch() -> None:
     out, heavy = run_in_fresh_python(
         "import numpy as np\n"
-        "from ctxopt.embed.models import task_encoder\n"
-        "v = task_encoder('minilm')('take payment from a customer')\n"
-        "w = task_encoder('minilm-l6-v2')('charge a credit card')\n"
+        "from pathlib import Path\n"
+        "from ctxopt.embed.factory import task_encoder\n"
+        "v = task_encoder('minilm', Path('unused'))('take payment from a customer')\n"
+        "w = task_encoder('minilm-l6-v2', Path('unused'))('charge a credit card')\n"
         "print('NORM', round(float(np.linalg.norm(v)), 4), v.shape[0])\n"
         "print('COS', round(float(v @ w), 3))\n"
     )

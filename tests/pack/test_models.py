@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from ctxopt.config.environment import MODELS_FILE
+from ctxopt.config.settings import load_settings
 from ctxopt.errors import UsageError
 from ctxopt.pack.models import (
     CHEAP_MAX_COMPLEXITY,
     CHEAP_MAX_TOKENS,
-    ENV_MODELS_FILE,
     LOCAL_MAX_COMPLEXITY,
     LOCAL_MAX_TOKENS,
     TOP_MIN_COMPLEXITY,
@@ -27,7 +28,7 @@ from ctxopt.pack.models import (
 
 @pytest.fixture()
 def models(monkeypatch: pytest.MonkeyPatch) -> dict[str, ModelInfo]:
-    monkeypatch.delenv(ENV_MODELS_FILE, raising=False)
+    monkeypatch.delenv(MODELS_FILE, raising=False)
     return load_models()
 
 
@@ -61,10 +62,13 @@ def test_override_replaces_by_name_and_adds(tmp_path: Path, models: dict[str, Mo
     assert len(loaded) == len(models) + 1
 
 
-def test_env_file_is_honoured(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_env_file_is_read_as_a_setting(tmp_path: Path) -> None:
     path = _write(tmp_path, [{"name": "o3", "tier": "balanced"}])
-    monkeypatch.setenv(ENV_MODELS_FILE, str(path))
-    assert load_models()["o3"].tier == "balanced"
+    settings = load_settings(tmp_path, env={MODELS_FILE: str(path)})
+    assert settings.models_file == path
+    assert settings.source("models_file") == f"env:{MODELS_FILE}"
+    assert load_models(settings.models_file)["o3"].tier == "balanced"
+    assert load_models()["o3"].tier != "balanced"  # the library reads no environment
 
 
 def test_bad_override_is_a_usage_error(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Properties of build_pack over budgets and tasks (hypothesis), on a real index."""
+"""Properties of refresh_then_pack over budgets and tasks (hypothesis), on a real index."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ctxopt import tokens
+from ctxopt.app.pack import refresh_then_pack
 from ctxopt.config.settings import load_settings
 from ctxopt.errors import BudgetError
 from ctxopt.index.build import build_index
-from ctxopt.pack.api import PackOptions, build_pack
+from ctxopt.pack.api import PackOptions
 from ctxopt.types import Fidelity
 from helpers import sample_repo
 
@@ -46,11 +47,9 @@ def shown_ranges(prompt: str) -> list[tuple[int, int]]:
 def test_pack_never_exceeds_budget_and_ranges_match(
     indexed: Path, budget: int, words: list[str], fmt: str, compression: str
 ) -> None:
-    options = PackOptions(
-        task=" ".join(words), budget=budget, format=fmt, compression=compression, refresh=False
-    )
+    options = PackOptions(task=" ".join(words), budget=budget, format=fmt, compression=compression)
     try:
-        result = build_pack(load_settings(indexed), options)
+        result = refresh_then_pack(load_settings(indexed), options, refresh=False)
     except BudgetError:
         assert budget < 400
         return

@@ -103,7 +103,7 @@ def test_a_line_the_task_points_at_marks_its_chunk_only() -> None:
 
 
 def test_semantic_weight_defaults_by_embedder_and_the_user_setting_wins() -> None:
-    from ctxopt.embed.models import MINILM_NAME, STATIC_NAME
+    from ctxopt.embed.base import MINILM_NAME, STATIC_NAME
     from ctxopt.retrieve.scoring import merge_weights
 
     assert merge_weights(embedder=STATIC_NAME)["semantic"] == 0.0

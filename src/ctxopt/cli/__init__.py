@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import typer
@@ -10,6 +9,7 @@ import typer
 from ctxopt import __version__
 from ctxopt.cli import index_cmd, pack_cmd, query_cmd, stats_cmd
 from ctxopt.cli.console import Terminal
+from ctxopt.config.environment import debugging
 from ctxopt.errors import CtxoptError
 
 app = typer.Typer(
@@ -43,24 +43,10 @@ app.command("pack")(pack_cmd.pack)
 app.command("stats")(stats_cmd.stats)
 
 
-OPTIONAL_VALUES = {"--diff": "HEAD"}  # options whose value may be left out
-
-
-def with_optional_values(argv: list[str]) -> list[str]:
-    """Give `--diff` its default when no value follows it (click would eat the next flag)."""
-    out: list[str] = []
-    for index, arg in enumerate(argv):
-        out.append(arg)
-        following = argv[index + 1] if index + 1 < len(argv) else None
-        if arg in OPTIONAL_VALUES and (following is None or following.startswith("-")):
-            out.append(OPTIONAL_VALUES[arg])
-    return out
-
-
 def main() -> None:
     """Entry point: expected errors become one line on stderr and a non-zero exit."""
     try:
-        app(args=with_optional_values(sys.argv[1:]), standalone_mode=False)
+        app(args=sys.argv[1:], standalone_mode=False)
     except CtxoptError as exc:
         Terminal().error(str(exc))
         sys.exit(exc.exit_code)
@@ -76,7 +62,7 @@ def main() -> None:
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # click usage errors
             Terminal().error(f"{exc.format_message()} (see `ctxopt --help`)")
             sys.exit(exc.exit_code)
-        if os.environ.get("CTXOPT_DEBUG"):
+        if debugging():
             raise
         Terminal().error(
             f"internal error: {type(exc).__name__}: {exc} (set CTXOPT_DEBUG=1 for the traceback)"

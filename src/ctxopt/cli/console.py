@@ -8,7 +8,6 @@ ctxopt adds its own markup, and table cells are plain `Text` (see `plain`).
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import Any
 
@@ -16,6 +15,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
+
+from ctxopt.config.environment import no_color as no_color_set
 
 
 def plain(value: object) -> Text:
@@ -28,7 +29,7 @@ class Terminal:
 
     def __init__(self, *, quiet: bool = False) -> None:
         self.quiet = quiet
-        no_color = bool(os.environ.get("NO_COLOR"))
+        no_color = no_color_set()
         common: dict[str, Any] = {
             "no_color": no_color,
             "highlight": False,

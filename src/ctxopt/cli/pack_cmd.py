@@ -50,14 +50,27 @@ def pack(
         int | None, typer.Option("--max-chunks-per-file", help="Cap per file (default 8).")
     ] = None,
     diff: Annotated[
-        str | None,
+        bool,
         typer.Option(
             "--diff",
-            metavar="[REF]",
-            help="Pack for the working-tree change against REF (default HEAD).",
+            help="Pack for the work tree's change against HEAD (or against --diff-ref).",
+        ),
+    ] = False,
+    diff_ref: Annotated[
+        str | None,
+        typer.Option(
+            "--diff-ref",
+            metavar="REF",
+            help="Pack for the work tree's change against REF (a commit, branch or tag).",
         ),
     ] = None,
-    staged: Annotated[bool, typer.Option("--staged", help="Pack for the staged change.")] = False,
+    staged: Annotated[
+        bool,
+        typer.Option(
+            "--staged",
+            help="Pack for the staged change (against HEAD, or --diff-ref).",
+        ),
+    ] = False,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the prompt to this file.")
     ] = None,
@@ -71,9 +84,10 @@ def pack(
     quiet: QuietOption = False,
 ) -> None:
     """Pack the code a task needs into one prompt that fits the budget (stdout or -o)."""
+    from ctxopt.app.pack import refresh_then_pack
     from ctxopt.cli.render_pack import pack_explain, pack_json, pack_summary
-    from ctxopt.pack.api import PackOptions, build_pack
-    from ctxopt.pack.diff import diff_hits
+    from ctxopt.discover.changes import ChangeRequest
+    from ctxopt.pack.api import PackOptions
 
     terminal = Terminal(quiet=quiet)
     settings = settings_from_flags(
@@ -86,7 +100,6 @@ def pack(
         format=fmt,
         max_chunks_per_file=max_chunks_per_file,
     )
-    extra, preface = diff_hits(settings, ref=diff, staged=staged) if (diff or staged) else ((), "")
     options = PackOptions(
         task=task,
         budget=budget if budget is not None else (None if settings.model else settings.budget),
@@ -97,11 +110,11 @@ def pack(
         line_numbers=line_numbers,
         order="edges" if edges else "relevance",
         overview=not no_overview,
-        refresh=not no_refresh,
-        extra_hits=extra,
-        preface=preface,
     )
-    result = build_pack(settings, options, notify=terminal.info)
+    change = ChangeRequest(ref=diff_ref, staged=staged) if diff or diff_ref or staged else None
+    result = refresh_then_pack(
+        settings, options, refresh=not no_refresh, change=change, notify=terminal.info
+    )
     for warning in result.warnings:
         terminal.warn(warning)
     if result.stale:

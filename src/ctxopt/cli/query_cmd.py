@@ -22,7 +22,10 @@ def query(
     ] = None,
     lang: Annotated[list[str] | None, typer.Option("--lang", help="Only this language.")] = None,
     kind: Annotated[list[str] | None, typer.Option("--kind", help="Only this chunk kind.")] = None,
-    glob: Annotated[list[str] | None, typer.Option("--glob", help="Only paths matching.")] = None,
+    glob: Annotated[
+        list[str] | None,
+        typer.Option("--glob", help="Only paths matching (gitignore syntax, as --include)."),
+    ] = None,
     no_tests: Annotated[bool, typer.Option("--no-tests", help="Leave tests out.")] = False,
     no_refresh: Annotated[
         bool, typer.Option("--no-refresh", help="Don't re-index changed files first; warn.")
@@ -32,9 +35,9 @@ def query(
     quiet: QuietOption = False,
 ) -> None:
     """Rank the code relevant to a task (hybrid full-text, vector, entities and graph)."""
+    from ctxopt.app.query import refresh_then_query
     from ctxopt.cli.render_query import query_json, query_table
     from ctxopt.errors import UsageError
-    from ctxopt.retrieve.api import run_query
     from ctxopt.retrieve.search import QueryOptions
 
     if not text.strip():
@@ -50,7 +53,7 @@ def query(
         globs=tuple(glob or ()),
         no_tests=no_tests,
     )
-    result, freshness = run_query(
+    result, freshness = refresh_then_query(
         settings, text, options, refresh=not no_refresh, notify=terminal.info
     )
     if freshness.stale and not freshness.refreshed:

@@ -1,1 +1,2 @@
-"""Configuration: Settings merged in layers; every environment variable is read here."""
+"""Configuration: Settings merged in layers (settings, values), paths, and the process
+environment (environment); every environment variable ctxopt reads is read here."""

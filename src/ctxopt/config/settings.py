@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ctxopt.config.paths import is_object_store
+from ctxopt.config.paths import INDEX_DIR, is_object_store, user_cache
 from ctxopt.config.values import CHECKS, LIST_FIELDS, parse_env
 from ctxopt.errors import UsageError
 
@@ -24,7 +24,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-INDEX_DIR = ".ctxopt"
 ENV_PREFIX = "CTXOPT_"
 
 
@@ -45,12 +44,19 @@ class Settings:
     max_chunks_per_file: int = 8
     top_k: int = 10
     weights: tuple[tuple[str, float], ...] = ()  # retrieval weight overrides, sorted by name
+    cache_dir: Path | None = None  # distilled models; None -> the user cache folder
+    models_file: Path | None = None  # JSON entries laid over the built-in model table
     sources: tuple[tuple[str, str], ...] = ()  # field -> source
     warnings: tuple[str, ...] = ()
 
     @property
     def db_path(self) -> Path:
         return self.db if self.db is not None else self.root / INDEX_DIR
+
+    @property
+    def model_cache(self) -> Path:
+        """Where distilled embedding models live: cache_dir, else the user cache folder."""
+        return self.cache_dir if self.cache_dir is not None else user_cache()
 
     def source(self, name: str) -> str:
         """Where the value of a field came from ("default" when no layer set it)."""
@@ -184,9 +190,12 @@ def _db_path(text: str, root: Path, source: str) -> Path:
     return path.resolve()
 
 
+STRING_FIELDS = ("db", "embedder", "model", "compression", "format", "cache_dir", "models_file")
+
+
 def _flag_value(name: str, value: object) -> object:
     """Flags usually arrive typed; strings for non-string fields are read like env values."""
-    if isinstance(value, str) and name not in ("db", "embedder", "model", "compression", "format"):
+    if isinstance(value, str) and name not in STRING_FIELDS:
         try:
             return parse_env(name, value)
         except ValueError as exc:

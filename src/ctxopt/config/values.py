@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 EMBEDDERS = ("static", "minilm")
@@ -79,6 +80,13 @@ def _optional_string(value: object) -> str | None:
     return None if value == "" else _string(value)
 
 
+def _optional_path(value: object) -> Path | None:
+    if isinstance(value, Path):
+        return value
+    text = _optional_string(value)
+    return Path(text).expanduser() if text else None
+
+
 CHECKS: dict[str, Callable[[object], Any]] = {
     "db": _string,  # turned into a Path by _db_path
     "include": _strings,
@@ -93,6 +101,8 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "format": _choice(FORMATS),
     "max_chunks_per_file": _int(1),
     "top_k": _int(1),
+    "cache_dir": _optional_path,
+    "models_file": _optional_path,
     "weights": _weights,
 }
 INT_FIELDS = frozenset({"max_file_bytes", "budget", "max_chunks_per_file", "top_k"})

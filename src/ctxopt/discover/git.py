@@ -1,7 +1,7 @@
 """What git knows about a folder: its work tree, listed files, HEAD and commit times.
 
-Every helper runs the git command line and degrades to "no git" (None, "", {})
-when git is missing or the folder is not inside a work tree.
+`run_git` is ctxopt's one way to run git.  The helpers here degrade to "no git"
+(None, "", {}) when git is missing or the folder is not inside a work tree.
 """
 
 from __future__ import annotations
@@ -12,28 +12,31 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
+from ctxopt.config.environment import GIT, child_environment
+
 MAX_COMMITS = 20_000
 PATHSPEC_LIMIT = 200  # up to this many paths are passed to `git log` as pathspecs
 _READ_SIZE = 1 << 16
 
 
+def run_git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """`git <args>` run in root, its output as bytes; OSError when git cannot be started."""
+    return subprocess.run(
+        ["git", *args], cwd=root, capture_output=True, check=False, env=_git_env()
+    )
+
+
 def _git(root: Path, *args: str) -> bytes | None:
     """Stdout of `git <args>` run in root, or None when it fails."""
     try:
-        done = subprocess.run(
-            ["git", *args],
-            cwd=root,
-            capture_output=True,
-            check=False,
-            env=_git_env(),
-        )
+        done = run_git(root, *args)
     except OSError:
         return None
     return done.stdout if done.returncode == 0 else None
 
 
 def _git_env() -> dict[str, str]:
-    return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    return child_environment(GIT)
 
 
 def git_root(path: Path) -> Path | None:

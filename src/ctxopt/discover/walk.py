@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
+from ctxopt.config.paths import INDEX_DIR, resolve_root
 from ctxopt.discover.git import git_root, head_commit, last_commit_times, listed_files
 from ctxopt.discover.ignore_rules import (
     CTXOPT_IGNORE_FILE,
@@ -29,13 +30,11 @@ from ctxopt.discover.ignore_rules import (
     load_patterns,
 )
 from ctxopt.discover.skip_rules import VENDORED_DIRS, content_reason, name_reason, vendored_dir
-from ctxopt.errors import UsageError
 from ctxopt.languages import detect_language, is_special_filename
 from ctxopt.types import Discovery, SkippedFile, SourceFile
 
 __all__ = ["discover", "git_root", "head_commit", "last_commit_times"]
 
-INDEX_DIR = ".ctxopt"
 HEAD_BYTES = 8192
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)  # never block on a FIFO
@@ -190,7 +189,9 @@ def _from_git(collector: _Collector, paths: list[str]) -> None:
             collector.consider(rel)
 
 
-def _glob_spec(patterns: Sequence[str]) -> GitIgnoreSpec | None:
+def glob_spec(patterns: Sequence[str]) -> GitIgnoreSpec | None:
+    """Globs in gitignore syntax (`src/**`, `*.py`, `tests`), as --include, --exclude and
+    --glob take them; None for no patterns."""
     return GitIgnoreSpec.from_lines(list(patterns)) if patterns else None
 
 
@@ -205,15 +206,6 @@ def _hidden_dirs(root: Path, extra: Sequence[Path]) -> tuple[str, ...]:
     return tuple(hidden)
 
 
-def _checked_root(root: Path) -> Path:
-    path = Path(root).expanduser()
-    if not path.exists():
-        raise UsageError(f"{path} does not exist; pass the folder to index")
-    if not path.is_dir():
-        raise UsageError(f"{path} is not a folder; pass the folder to index")
-    return path.resolve()
-
-
 def discover(
     root: Path,
     *,
@@ -223,13 +215,13 @@ def discover(
     extra_ignored_dirs: Sequence[Path] = (),
 ) -> Discovery:
     """The files under root to index, and those skipped with a reason, sorted by path."""
-    top_root = _checked_root(root)
+    top_root = resolve_root(root)
     hidden = _hidden_dirs(top_root, extra_ignored_dirs)
     collector = _Collector(
         root=str(top_root),
         max_file_bytes=max_file_bytes,
-        include=_glob_spec(include),
-        exclude=_glob_spec(exclude),
+        include=glob_spec(include),
+        exclude=glob_spec(exclude),
         hidden=hidden,
     )
     top = git_root(top_root)

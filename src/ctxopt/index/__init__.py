@@ -1,1 +1,1 @@
-"""The index: refresh plan, LanceDB store and build pipeline."""
+"""The index: refresh plan, build (plan, then apply), LanceDB store, import graph, figures."""

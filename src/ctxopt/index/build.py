@@ -13,15 +13,16 @@ from typing import Any, Protocol
 from ctxopt.chunking import CHUNKER_VERSION
 from ctxopt.config.settings import Settings
 from ctxopt.discover import git as gitmeta
-from ctxopt.discover import walk as discovery
-from ctxopt.embed.models import DIMENSIONS, Embedder, canonical_name, get_embedder
+from ctxopt.embed.base import DIMENSIONS, Embedder, canonical_name
+from ctxopt.embed.factory import get_embedder
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index import schema
+from ctxopt.index.freshness import discover_files
 from ctxopt.index.graph import build_graph
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import ProcessedFile, file_hash, process_files
 from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, index_exists
-from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats
+from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats, RefreshPlan, SourceFile
 
 EMBED_BATCH = 1024
 WRITE_BATCH = 20_000
@@ -106,6 +107,60 @@ def embedder_for(settings: Settings, stored: IndexMeta | None) -> str:
     return canonical_name(settings.embedder)
 
 
+@dataclass(frozen=True)
+class IndexPlan:
+    """What one index run will do, decided before anything is chunked or written."""
+
+    settings: Settings
+    embedder_name: str
+    stored: dict[str, FileRecord]  # file records kept from the index ({} for a rebuild)
+    meta: IndexMeta | None  # None: the index is (re)built from scratch
+    refresh: RefreshPlan  # added, changed and deleted files, content hashes checked
+    same: tuple[SourceFile, ...]  # stat changed, content the same: records updated only
+    skipped: dict[str, int]  # files left out, per reason
+    head: str  # the commit the work tree is at ("" outside git)
+
+    @property
+    def todo(self) -> list[SourceFile]:
+        """The files to chunk, count and embed."""
+        return [*self.refresh.added, *self.refresh.changed]
+
+    @property
+    def up_to_date(self) -> bool:
+        """Nothing to chunk, delete or update, and the index is at the same commit."""
+        return (
+            not self.todo
+            and not self.refresh.deleted
+            and not self.same
+            and self.meta is not None
+            and self.meta.last_commit == self.head
+        )
+
+
+def plan_index(
+    settings: Settings, *, full: bool = False, embedder_name: str | None = None
+) -> IndexPlan:
+    """Compare the repository with the stored index: which files to (re)process, delete or
+    touch.  A mismatched embedder or format raises IndexMismatchError (rebuild with --full)."""
+    reader, stored_meta = read_stored(settings.db_path, full=full)
+    name = embedder_name or embedder_for(settings, stored_meta)
+    found = discover_files(settings)
+    stored, meta = load_existing(reader, stored_meta, name, full=full)
+    plan = plan_refresh(found.files, stored, full=full or meta is None)
+    hashes = {s.path: file_hash(s.abs_path) for s in plan.touched}
+    plan, same = resolve_touched(plan, hashes, stored)
+    return IndexPlan(
+        settings=settings,
+        embedder_name=name,
+        stored=stored,
+        meta=meta,
+        refresh=plan,
+        same=tuple(same),
+        skipped=dict(Counter(s.reason for s in found.skipped)),
+        head=gitmeta.head_commit(settings.root),
+    )
+
+
 def build_index(
     settings: Settings,
     *,
@@ -116,41 +171,50 @@ def build_index(
 ) -> IndexStats:
     """Bring the index of settings.root up to date and return its figures."""
     started = time.perf_counter()
+    plan = plan_index(settings, full=full, embedder_name=embedder.name if embedder else None)
+    if plan.up_to_date:
+        ignore_self(settings.db_path)  # an index built before ctxopt wrote .gitignore
+        return _stats(plan.stored, plan.skipped, started, plan.embedder_name, settings.db_path)
     progress = progress or SilentProgress()
-    db = settings.db_path
-    reader, stored_meta = read_stored(db, full=full)
-    embedder_name = embedder.name if embedder else embedder_for(settings, stored_meta)
-    found = discovery.discover(
-        settings.root,
-        include=settings.include,
-        exclude=settings.exclude,
-        max_file_bytes=settings.max_file_bytes,
-        extra_ignored_dirs=[db],
+    embedder = embedder or get_embedder(
+        plan.embedder_name, cache_dir=settings.model_cache, notify=progress.message
     )
-    stored, meta = load_existing(reader, stored_meta, embedder_name, full=full)
-    head = gitmeta.head_commit(settings.root)
-    plan = plan_refresh(found.files, stored, full=full or meta is None)
-    hashes = {s.path: file_hash(s.abs_path) for s in plan.touched}
-    plan, same = resolve_touched(plan, hashes, stored)
-    todo = [*plan.added, *plan.changed]
-    skipped = dict(Counter(s.reason for s in found.skipped))
-    if not todo and not plan.deleted and not same and meta is not None and meta.last_commit == head:
-        ignore_self(db)  # an index built before ctxopt wrote .gitignore
-        return _stats(stored, skipped, started, embedder_name, db)
+    return apply_index(plan, embedder, progress, workers=workers, started=started)
 
-    embedder = embedder or get_embedder(embedder_name, notify=progress.message)
-    writer_box: list[IndexWriter] = []
 
-    def writer() -> IndexWriter:
-        if not writer_box:
-            writer_box.append(IndexWriter(db, DIMENSIONS.get(embedder_name, embedder.dimensions)))
-            if meta is None:
-                writer_box[0].drop_all()
-        return writer_box[0]
+class _LazyWriter:
+    """The index writer, opened at the first write (a rebuild drops the old tables then)."""
 
+    def __init__(self, db: Path, dimensions: int, *, rebuild: bool) -> None:
+        self._args = (db, dimensions)
+        self._rebuild = rebuild
+        self._writer: IndexWriter | None = None
+
+    def get(self) -> IndexWriter:
+        if self._writer is None:
+            self._writer = IndexWriter(*self._args)
+            if self._rebuild:
+                self._writer.drop_all()
+        return self._writer
+
+
+def apply_index(
+    plan: IndexPlan,
+    embedder: Embedder,
+    progress: Progress,
+    *,
+    workers: int | None = None,
+    started: float | None = None,
+) -> IndexStats:
+    """Chunk, count, embed and write what the plan says, then the meta and import graph."""
+    started = time.perf_counter() if started is None else started
+    settings, name, todo = plan.settings, plan.embedder_name, plan.todo
+    sink = _LazyWriter(
+        settings.db_path, DIMENSIONS.get(name, embedder.dimensions), rebuild=plan.meta is None
+    )
     commit_times = gitmeta.last_commit_times(settings.root, [s.path for s in todo]) if todo else {}
-    records = dict(stored)
-    for source in same:
+    records = dict(plan.stored)
+    for source in plan.same:
         records[source.path] = replace(
             records[source.path], size=source.size, mtime_ns=source.mtime_ns
         )
@@ -159,8 +223,7 @@ def build_index(
     progress.start(len(todo), "indexing")
     batch = _Batch.empty()
     pending: list[Chunk] = []
-    results = process_files(todo, settings.parse_timeout, workers or _default_workers())
-    for done in results:
+    for done in process_files(todo, settings.parse_timeout, workers or _default_workers()):
         _note_file(done, counters, warnings)
         record = _file_record(done, commit_times.get(done.source.path, 0))
         records[done.source.path] = record
@@ -171,45 +234,56 @@ def build_index(
             _embed_into(batch, pending, embedder)
             pending = []
         if len(batch.chunks) >= WRITE_BATCH:
-            _write(writer(), batch, embedder_name)
+            _write(sink.get(), batch)
             batch = _Batch.empty()
         progress.advance()
     _embed_into(batch, pending, embedder)
-    target = writer()
-    _write(target, batch, embedder_name)
-    if plan.deleted:
-        target.replace_chunks(list(plan.deleted), None)
-    target.upsert_files([records[s.path] for s in same], deleted=list(plan.deleted))
-    for path in plan.deleted:
-        records.pop(path, None)
-    target.write_meta(
-        IndexMeta(
-            format_version=schema.FORMAT_VERSION,
-            embedder=embedder_name,
-            dimensions=embedder.dimensions,
-            chunker_version=CHUNKER_VERSION,
-            last_commit=head,
-            indexed_at=time.time(),
-            repo_root=str(settings.root),
-        )
-    )
-    if _graph_changed(stored, records, meta is None):
-        target.write_graph(build_graph({p: r.imports for p, r in records.items()}))
-    target.finish(rebuild_fts=meta is None)
+    _finish(plan, sink.get(), batch, records, embedder.dimensions)
     return _stats(
         records,
-        skipped,
+        plan.skipped,
         started,
-        embedder_name,
-        db,
-        added=len(plan.added),
-        changed=len(plan.changed),
-        deleted=len(plan.deleted),
+        name,
+        settings.db_path,
+        added=len(plan.refresh.added),
+        changed=len(plan.refresh.changed),
+        deleted=len(plan.refresh.deleted),
         embedded=counters["embedded"],
         fallback_files=counters["fallback"],
         decode_errors=counters["decode_errors"],
         warnings=tuple(warnings),
     )
+
+
+def _finish(
+    plan: IndexPlan,
+    target: IndexWriter,
+    batch: _Batch,
+    records: dict[str, FileRecord],
+    dimensions: int,
+) -> None:
+    """The last batch, the deletions and touched records, the meta, graph and compaction."""
+    _write(target, batch)
+    deleted = list(plan.refresh.deleted)
+    if deleted:
+        target.replace_chunks(deleted, None)
+    target.upsert_files([records[s.path] for s in plan.same], deleted=deleted)
+    for path in deleted:
+        records.pop(path, None)
+    target.write_meta(
+        IndexMeta(
+            format_version=schema.FORMAT_VERSION,
+            embedder=plan.embedder_name,
+            dimensions=dimensions,
+            chunker_version=CHUNKER_VERSION,
+            last_commit=plan.head,
+            indexed_at=time.time(),
+            repo_root=str(plan.settings.root),
+        )
+    )
+    if _graph_changed(plan.stored, records, plan.meta is None):
+        target.write_graph(build_graph({p: r.imports for p, r in records.items()}))
+    target.finish(rebuild_fts=plan.meta is None)
 
 
 def _graph_changed(before: dict[str, FileRecord], after: dict[str, FileRecord], cold: bool) -> bool:
@@ -255,7 +329,7 @@ def _embed_into(batch: _Batch, chunks: Sequence[Chunk], embedder: Embedder) -> N
     batch.chunks.extend(chunks)
 
 
-def _write(writer: IndexWriter, batch: _Batch, embedder_name: str) -> None:
+def _write(writer: IndexWriter, batch: _Batch) -> None:
     import numpy as np
 
     if not batch.paths:

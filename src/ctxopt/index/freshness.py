@@ -7,18 +7,23 @@ from ctxopt.discover import walk as discovery
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import file_hash
 from ctxopt.index.store import IndexReader
-from ctxopt.types import RefreshPlan
+from ctxopt.types import Discovery, RefreshPlan
 
 
-def stale_plan(settings: Settings, reader: IndexReader) -> RefreshPlan:
-    """The refresh an index run would do now; empty when the index is fresh."""
-    found = discovery.discover(
+def discover_files(settings: Settings) -> Discovery:
+    """The files an index run of settings.root covers (the index folder left out)."""
+    return discovery.discover(
         settings.root,
         include=settings.include,
         exclude=settings.exclude,
         max_file_bytes=settings.max_file_bytes,
         extra_ignored_dirs=[settings.db_path],
     )
+
+
+def stale_plan(settings: Settings, reader: IndexReader) -> RefreshPlan:
+    """The refresh an index run would do now; empty when the index is fresh."""
+    found = discover_files(settings)
     stored = reader.file_records()
     plan = plan_refresh(found.files, stored)
     hashes = {s.path: file_hash(s.abs_path) for s in plan.touched}

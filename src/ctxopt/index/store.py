@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import shutil
 import time
 import warnings
@@ -20,18 +19,13 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from ctxopt.config.environment import LANCE, quiet_library
 from ctxopt.config.paths import is_object_store
 from ctxopt.errors import CtxoptError, IndexMismatchError, IndexMissingError
 from ctxopt.index import schema
 from ctxopt.index.cpu import ensure_lancedb_cpu
 from ctxopt.index.graph import FileGraph
 from ctxopt.types import FileRecord, IndexMeta
-
-
-def quiet_lance() -> None:
-    """Keep the Rust side of Lance from logging warnings onto stderr."""
-    os.environ.setdefault("LANCE_LOG", "error")
-    os.environ.setdefault("RUST_LOG", "error")
 
 
 def _quote(value: str) -> str:
@@ -83,7 +77,7 @@ class IndexReader:
         if not index_exists(db):
             raise IndexMissingError(f"no ctxopt index at {db}; run `ctxopt index` first")
         ensure_lancedb_cpu()
-        quiet_lance()
+        quiet_library(LANCE)
         import lance
 
         self.db = db
@@ -135,7 +129,7 @@ class IndexWriter:
 
     def __init__(self, db: Path, dimensions: int) -> None:
         ensure_lancedb_cpu()
-        quiet_lance()
+        quiet_library(LANCE)
         ours = _ours(db)
         try:
             db.mkdir(parents=True, exist_ok=True)

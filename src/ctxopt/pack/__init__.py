@@ -1,0 +1,1 @@
+"""Packing: selection within the budget, compression and rendering of a ready query result."""

@@ -1,8 +1,14 @@
-"""`build_pack`: retrieval, selection, compression and rendering within a hard budget."""
+"""`pack_query_result`: selection, compression and rendering of ranked hits within a hard budget.
+
+The caller (the application layer) refreshes the index, runs the query that
+`pack_query` describes and passes its result with the open index reader; packing
+reads the stored file records and the chunks of a few files through that reader,
+and never opens or changes the index itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ctxopt import tokens
@@ -16,10 +22,9 @@ from ctxopt.pack.fit import Fitting, fit_prompt
 from ctxopt.pack.gaps import blank_gap_checker
 from ctxopt.pack.render import FORMATS, RenderInput, render
 from ctxopt.pack.select import Choice, Fidelity, SelectOptions, select
-from ctxopt.retrieve.api import ensure_fresh
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.scoring import ScoredChunk
-from ctxopt.retrieve.search import QueryOptions, QueryResult, search
+from ctxopt.retrieve.search import QueryOptions, QueryResult
 from ctxopt.terms import split_identifier
 from ctxopt.types import Dropped
 
@@ -40,7 +45,6 @@ class PackOptions:
     line_numbers: bool = False
     order: str = "relevance"  # or "edges": most relevant first and last
     overview: bool = True
-    refresh: bool = True
     extra_hits: tuple[ScoredChunk, ...] = ()  # e.g. chunks a diff touches (mandatory)
     preface: str = ""  # e.g. the diff itself, shown before the code
 
@@ -88,6 +92,18 @@ def resolve_budget(
     return DEFAULT_BUDGET, DEFAULT_BUDGET, factor, model
 
 
+def check_options(settings: Settings, options: PackOptions) -> None:
+    """Raise a UsageError for an empty task, an unknown level or format, or a bad budget."""
+    _validate(options)
+    resolve_budget(options, model_table.load_models(settings.models_file))
+
+
+def pack_query(options: PackOptions) -> tuple[str, QueryOptions]:
+    """The query a pack is built from: the task and the names of the mandatory hits."""
+    text = " ".join([options.task, *(h.chunk.name for h in options.extra_hits[:30])])
+    return text, QueryOptions(k=CANDIDATES)
+
+
 def _validate(options: PackOptions) -> None:
     if not options.task.strip():
         raise UsageError("the task is empty; say what you want done")
@@ -97,19 +113,20 @@ def _validate(options: PackOptions) -> None:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}")
 
 
-def build_pack(
+def pack_query_result(
     settings: Settings,
     options: PackOptions,
+    query: QueryResult,
+    reader: IndexReader,
     *,
-    notify: Callable[[str], None] | None = None,
+    stale: int = 0,
 ) -> PackResult:
-    """The best prompt for the task that fits the budget (a hard guarantee)."""
+    """The best prompt for the task from the ranked hits of `pack_query(options)`, within the
+    budget (a hard guarantee).  stale: files that changed since indexing and were not
+    re-indexed, reported in the result."""
     _validate(options)
-    table = model_table.load_models()
+    table = model_table.load_models(settings.models_file)
     budget, model_budget, factor, _model = resolve_budget(options, table)
-    freshness, reader = ensure_fresh(settings, refresh=options.refresh, notify=notify)
-    query_text = " ".join([options.task, *(h.chunk.name for h in options.extra_hits[:30])])
-    query = search(settings, query_text, QueryOptions(k=CANDIDATES), reader=reader)
     records = reader.file_records()
     repo_tokens = sum(r.tokens for r in records.values())
     hits = _merge_hits(options.extra_hits, query.results)
@@ -186,7 +203,7 @@ def build_pack(
         query=query,
         confidence=confidence,
         warnings=tuple(warnings),
-        stale=freshness.stale if not freshness.refreshed else 0,
+        stale=stale,
     )
 
 

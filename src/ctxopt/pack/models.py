@@ -1,10 +1,10 @@
 """The LLM table: context windows, prices, tiers, and the model a pack is best sent to.
 
-The table ships as ``ctxopt/data/models.json``.  A user file (``override`` or the
-``CTXOPT_MODELS_FILE`` environment variable) replaces fields of entries by name and
-adds new names.  ``token_factor`` approximates how many of the model's own tokens one
-cl100k token of code becomes (1.0 for OpenAI models; about 1.2 for Claude, 1.1 for
-Gemini and Llama, 1.05 for Qwen and DeepSeek).  They are estimates, not measurements
+The table ships as ``ctxopt/data/models.json``.  A user file (``override``: the
+``models_file`` setting, from a config file or ``$CTXOPT_MODELS_FILE``) replaces fields
+of entries by name and adds new names.  ``token_factor`` approximates how many of the
+model's own tokens one cl100k token of code becomes (1.0 for OpenAI models; about 1.2 for
+Claude, 1.1 for Gemini and Llama, 1.05 for Qwen and DeepSeek).  They are estimates, not measurements
 of each tokenizer, so budgets derived from them keep a margin.
 """
 
@@ -13,17 +13,16 @@ from __future__ import annotations
 import difflib
 import json
 import math
-import os
 from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from ctxopt.config.environment import MODELS_FILE
 from ctxopt.errors import UsageError
 
 Tier = Literal["local", "cheap", "balanced", "top"]
 TIERS: tuple[Tier, ...] = ("local", "cheap", "balanced", "top")
-ENV_MODELS_FILE = "CTXOPT_MODELS_FILE"
 
 # Phase-6 thresholds: packed cl100k tokens and task complexity in [0, 1].
 LOCAL_MAX_TOKENS = 8_000
@@ -114,10 +113,10 @@ def _builtin() -> list[dict[str, Any]]:
 
 
 def load_models(override: Path | None = None) -> dict[str, ModelInfo]:
-    """The model table by name: built-in entries, then override (or $CTXOPT_MODELS_FILE)."""
+    """The model table by name: built-in entries, then those of override (Settings.models_file,
+    from a config file or $CTXOPT_MODELS_FILE) laid over them by name."""
     raw: dict[str, dict[str, Any]] = {e["name"]: dict(e) for e in _builtin()}
-    env = os.environ.get(ENV_MODELS_FILE)
-    path = override if override is not None else Path(env) if env else None
+    path = override
     if path is not None:
         for entry in _entries(_read_json(path), str(path)):
             if "name" not in entry:
@@ -144,9 +143,7 @@ def find_model(name: str, models: dict[str, ModelInfo]) -> ModelInfo:
         raise UsageError(f"model {name!r} is ambiguous: it matches {names}; give the full name")
     close = difflib.get_close_matches(wanted, sorted(by_key), n=5, cutoff=0.5)
     hint = f"; close names: {', '.join(close)}" if close else ""
-    raise UsageError(
-        f"unknown model {name!r}{hint} (add it with a JSON file in ${ENV_MODELS_FILE})"
-    )
+    raise UsageError(f"unknown model {name!r}{hint} (add it with a JSON file in ${MODELS_FILE})")
 
 
 def budget_for_model(model: ModelInfo, reserve: float = DEFAULT_RESERVE) -> int:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ctxopt.embed.models import MINILM_NAME
+from ctxopt.embed.base import MINILM_NAME
 from ctxopt.languages import TEXT, by_name, detect_language, named_in_task
 from ctxopt.languages.naming import subject_stem
 from ctxopt.retrieve.candidates import Candidate

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -10,6 +9,7 @@ from pathlib import Path
 
 from ctxopt.chunking import source_lines
 from ctxopt.config.settings import Settings
+from ctxopt.discover.walk import glob_spec
 from ctxopt.index.store import IndexReader
 from ctxopt.languages.naming import is_doc_path, is_test_path
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
@@ -156,7 +156,7 @@ def search(
     intent = detect_intent(task, entities)
     if embed is None and weights.get("semantic", 0.0) > 0:
         # The model is loaded only when the vectors count; never torch (see task_encoder).
-        embed = _task_embedder(meta.embedder)
+        embed = _task_embedder(meta.embedder, settings.model_cache)
     source = CandidateSource(
         reader, prefilter_clause(options.languages, options.kinds, options.no_tests)
     )
@@ -176,7 +176,8 @@ def search(
     if weights.get("window", 0.0) > 0:
         add_window_evidence(source, pool, first, task, settings.root, files)
     ranked = score_candidates(list(pool.values()), ctx, weights)
-    ranked = [s for s in ranked if _glob_ok(s.chunk.path, options.globs)]
+    spec = glob_spec(options.globs)
+    ranked = [s for s in ranked if spec is None or spec.match_file(s.chunk.path)]
     return QueryResult(
         task=task,
         intent=intent,
@@ -241,12 +242,8 @@ def _names_docs(entities: Entities) -> bool:
     )
 
 
-def _glob_ok(path: str, globs: Sequence[str]) -> bool:
-    return not globs or any(fnmatch.fnmatch(path, g) for g in globs)
+def _task_embedder(name: str, cache_dir: Path) -> Embed:
+    from ctxopt.embed.factory import task_encoder
 
-
-def _task_embedder(name: str) -> Embed:
-    from ctxopt.embed.models import task_encoder
-
-    encode = task_encoder(name)
+    encode = task_encoder(name, cache_dir)
     return lambda text: encode(text).tolist()

@@ -1,4 +1,4 @@
-"""The query entry point shared by `query`, `pack` and benchmarks: refresh, then search."""
+"""The refresh before a query or a pack: re-index the files that changed since indexing."""
 
 from __future__ import annotations
 
@@ -6,10 +6,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ctxopt.config.settings import Settings
+from ctxopt.index.build import build_index
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.store import IndexReader
-from ctxopt.retrieve.search import QueryOptions, QueryResult, search
 from ctxopt.wording import plural
+
+Notify = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -17,9 +19,14 @@ class Freshness:
     stale: int  # files that differed from the index before this call
     refreshed: bool  # whether they were re-indexed first
 
+    @property
+    def left_stale(self) -> int:
+        """Files still differing from the index: 0 once refreshed."""
+        return 0 if self.refreshed else self.stale
 
-def ensure_fresh(
-    settings: Settings, *, refresh: bool, notify: Callable[[str], None] | None = None
+
+def refresh_index(
+    settings: Settings, *, refresh: bool, notify: Notify | None = None
 ) -> tuple[Freshness, IndexReader]:
     """Re-index incrementally when files changed since indexing (unless refresh is False).
 
@@ -28,22 +35,8 @@ def ensure_fresh(
     reader = IndexReader(settings.db_path)
     stale = stale_count(stale_plan(settings, reader))
     if stale and refresh:
-        from ctxopt.index.build import build_index
-
         if notify:
             notify(f"refreshing the index: {plural(stale, 'file')} changed since it was built")
         build_index(settings)
         return Freshness(stale, True), IndexReader(settings.db_path)
     return Freshness(stale, False), reader
-
-
-def run_query(
-    settings: Settings,
-    task: str,
-    options: QueryOptions,
-    *,
-    refresh: bool = True,
-    notify: Callable[[str], None] | None = None,
-) -> tuple[QueryResult, Freshness]:
-    freshness, reader = ensure_fresh(settings, refresh=refresh, notify=notify)
-    return search(settings, task, options, reader=reader), freshness

@@ -1,0 +1,39 @@
+"""`refresh_then_pack`: what `ctxopt pack` does, with or without a git change."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ctxopt.app.refresh import Notify, refresh_index
+from ctxopt.config.settings import Settings
+from ctxopt.discover.changes import ChangeRequest, read_change
+from ctxopt.pack.api import PackOptions, PackResult, check_options, pack_query, pack_query_result
+from ctxopt.pack.diff import diff_preface
+from ctxopt.retrieve.changes import touched_chunks
+from ctxopt.retrieve.search import search
+
+
+def refresh_then_pack(
+    settings: Settings,
+    options: PackOptions,
+    *,
+    refresh: bool = True,
+    change: ChangeRequest | None = None,
+    notify: Notify | None = None,
+) -> PackResult:
+    """The best prompt for the task within the budget.
+
+    In order: the options are checked, the git change (if any) is read, the index is
+    refreshed once (unless refresh is False), the chunks the change touches become
+    mandatory hits with the diff as a preface, the query runs and its result is packed.
+    """
+    check_options(settings, options)
+    diff = read_change(settings.root, change) if change is not None else None
+    freshness, reader = refresh_index(settings, refresh=refresh, notify=notify)
+    if diff is not None:
+        options = replace(
+            options, extra_hits=touched_chunks(reader, diff.ranges), preface=diff_preface(diff)
+        )
+    text, query_options = pack_query(options)
+    query = search(settings, text, query_options, reader=reader)
+    return pack_query_result(settings, options, query, reader, stale=freshness.left_stale)

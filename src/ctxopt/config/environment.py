@@ -1,0 +1,47 @@
+"""The process environment beyond the CTXOPT_<SETTING> variables (config/settings.py reads
+those): the few other variables ctxopt reads, and the defaults it gives libraries.
+
+Hugging Face and Lance read their logging and offline switches from the environment
+when they are imported, so `quiet_library` sets them (only when the user has not)
+right before such an import; it is the one place where ctxopt writes os.environ,
+and it never runs at import time.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+MODELS_FILE = "CTXOPT_MODELS_FILE"  # read as Settings.models_file, named in messages
+DEBUG = "CTXOPT_DEBUG"
+
+HUGGING_FACE = {
+    "HF_HUB_OFFLINE": "1",  # nothing is downloaded at run time
+    "TRANSFORMERS_OFFLINE": "1",
+    "TRANSFORMERS_VERBOSITY": "error",
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    "TOKENIZERS_PARALLELISM": "false",
+}
+LANCE = {"LANCE_LOG": "error", "RUST_LOG": "error"}  # no Rust-side warnings on stderr
+GIT = {"GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}  # read-only runs, messages in English
+
+
+def child_environment(overrides: Mapping[str, str]) -> dict[str, str]:
+    """The environment for a child process: this one's, with overrides on top."""
+    return {**os.environ, **overrides}
+
+
+def quiet_library(defaults: Mapping[str, str]) -> None:
+    """Give a library its environment defaults before it is imported; user values win."""
+    for name, value in defaults.items():
+        os.environ.setdefault(name, value)
+
+
+def debugging(env: Mapping[str, str] | None = None) -> bool:
+    """Whether $CTXOPT_DEBUG asks for tracebacks of internal errors."""
+    return bool((os.environ if env is None else env).get(DEBUG))
+
+
+def no_color(env: Mapping[str, str] | None = None) -> bool:
+    """Whether $NO_COLOR is set (https://no-color.org)."""
+    return bool((os.environ if env is None else env).get("NO_COLOR"))

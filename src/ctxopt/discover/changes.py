@@ -1,0 +1,128 @@
+"""A git change of the work tree: the new-side line ranges per file, and the diff text.
+
+The diff is asked for with fixed prefixes (`a/`, `b/`) whatever the user's
+`diff.noprefix` or `diff.mnemonicPrefix` say, and quoted paths (names with
+non-ASCII bytes, tabs or quotes, which git writes C-style) are unquoted, so every
+changed file is found.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ctxopt.discover.git import run_git
+from ctxopt.errors import UsageError
+
+HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.M)
+_FIXED = ("--no-color", "--no-ext-diff", "--relative", "--src-prefix=a/", "--dst-prefix=b/")
+_ESCAPES = {
+    ord("a"): 7,
+    ord("b"): 8,
+    ord("t"): 9,
+    ord("n"): 10,
+    ord("v"): 11,
+    ord("f"): 12,
+    ord("r"): 13,
+    ord('"'): 34,
+    ord("\\"): 92,
+}
+
+Ranges = dict[str, list[tuple[int, int]]]
+
+
+@dataclass(frozen=True)
+class ChangeRequest:
+    """Which change: the work tree against `ref` (HEAD when None), or the staged one."""
+
+    ref: str | None = None
+    staged: bool = False
+
+    def selection(self) -> list[str]:
+        """The git arguments that pick the change (`--cached`, the ref), also shown in a pack."""
+        if self.staged:
+            return ["--cached", *([self.ref] if self.ref else [])]
+        return [self.ref or "HEAD"]
+
+    def args(self) -> list[str]:
+        return ["diff", *_FIXED, *self.selection()]
+
+
+@dataclass(frozen=True)
+class Change:
+    request: ChangeRequest
+    ranges: Ranges  # new-side line ranges per changed file (relative to the root, POSIX)
+    text: str  # the diff with 3 lines of context
+
+
+def read_change(root: Path, request: ChangeRequest) -> Change:
+    """The change as git sees it; a UsageError when git fails or nothing changed."""
+    ranges = changed_ranges(_diff(root, [*request.args(), "-U0", "--", "."]))
+    if not ranges:
+        against = f" against {request.ref}" if request.ref else ""
+        raise UsageError(f"the diff is empty: nothing changed{against}")
+    text = _diff(root, [*request.args(), "-U3", "--", "."]).decode("utf-8", "replace")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return Change(request, ranges, text)
+
+
+def _diff(root: Path, args: list[str]) -> bytes:
+    try:
+        done = run_git(root, *args)
+    except OSError as exc:
+        raise UsageError(f"git is not available: {exc.strerror}") from exc
+    if done.returncode != 0:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise UsageError(f"git diff failed: {(lines or ['git failed'])[-1]}")
+    return done.stdout
+
+
+def changed_ranges(diff: bytes) -> Ranges:
+    """New-side line ranges per file of a `git diff -U0` output (deletions: the line after).
+
+    Files are read from the `+++ b/...` lines; a deleted file (`+++ /dev/null`) has none.
+    """
+    ranges: Ranges = {}
+    current = ""
+    for line in diff.split(b"\n"):
+        if line.startswith(b"+++ "):
+            current = _new_path(line[4:].rstrip(b"\r"))
+            continue
+        match = HUNK.match(line)
+        if match and current:
+            start = int(match.group(1))
+            count = int(match.group(2)) if match.group(2) is not None else 1
+            ranges.setdefault(current, []).append((start, start + max(count, 1) - 1))
+    return ranges
+
+
+def _new_path(field: bytes) -> str:
+    """The path of a `+++` line: "" for /dev/null, else without its `b/` prefix."""
+    # git writes unusual names C-quoted, and appends a tab to names with spaces
+    field = unquote_c_style(field) if field.startswith(b'"') else field.split(b"\t", 1)[0]
+    if not field.startswith(b"b/"):
+        return ""
+    return os.fsdecode(field[2:])
+
+
+def unquote_c_style(quoted: bytes) -> bytes:
+    """The bytes of a name git wrote C-style ("b/\\303\\244.py" -> b/ä.py in UTF-8)."""
+    body = quoted[1 : quoted.rindex(b'"')] if quoted.count(b'"') >= 2 else quoted[1:]
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        byte = body[i]
+        if byte != ord("\\") or i + 1 == len(body):
+            out.append(byte)
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if ord("0") <= nxt <= ord("7"):
+            out.append(int(body[i + 1 : i + 4], 8) & 0xFF)
+            i += 4
+        else:
+            out.append(_ESCAPES.get(nxt, nxt))
+            i += 2
+    return bytes(out)
