@@ -70,7 +70,7 @@ def test_bad_files_do_not_stop_a_run(tmp_path: Path, cli: CliRunner) -> None:
     assert result.code == 0, result.err
     stats = result.json()
     assert stats["files"] == 4
-    assert stats["skipped"].get("binary") == 1
+    assert stats["skipped"].get("asset") == 1
     assert stats["decode_errors"] >= 1
 
 
