@@ -243,7 +243,7 @@ def test_skip_reasons(tmp_path: Path, in_git: bool) -> None:
     skipped = {s.path: s.reason for s in found.skipped}
     assert [f.path for f in found.files] == ["data.json", "late.py", "ok.py"]
     assert skipped == {
-        "logo.png": "binary",
+        "logo.png": "asset",
         "blob.dat": "binary",
         "big.py": "too_large",
         "app.min.js": "minified",
@@ -295,14 +295,17 @@ def test_symlinks(tmp_path: Path, in_git: bool) -> None:
     (root / "pkg" / "up").symlink_to(root, target_is_directory=True)  # a loop back to root
     (root / "loop_a").symlink_to(root / "loop_b")
     (root / "loop_b").symlink_to(root / "loop_a")
+    (root / "gone.py").symlink_to(root / "missing.py")
     found = discovery.discover(root)
     assert [f.path for f in found.files] == ["alias.py", "pkg/inner.py", "real.py"]
     skipped = {s.path: s.reason for s in found.skipped}
     assert skipped == {
         "out.py": "symlink_outside",
         "outdir": "symlink_outside",
-        "loop_a": "broken_symlink",
-        "loop_b": "broken_symlink",
+        "loop_a": "symlink_loop",
+        "loop_b": "symlink_loop",
+        "pkg/up": "symlink_loop",
+        "gone.py": "broken_symlink",
     }
 
 

@@ -70,7 +70,7 @@ def test_bad_files_do_not_stop_a_run(tmp_path: Path, cli: CliRunner) -> None:
     assert result.code == 0, result.err
     stats = result.json()
     assert stats["files"] == 4
-    assert stats["skipped"].get("binary") == 1
+    assert stats["skipped"].get("asset") == 1
     assert stats["decode_errors"] >= 1
 
 
@@ -111,3 +111,32 @@ def test_stats_without_index_says_to_index(tmp_path: Path, cli: CliRunner) -> No
     result = cli("stats", "--path", str(repo))
     assert_one_line_error(result)
     assert "ctxopt index" in result.err
+
+
+def test_secret_files_assets_and_loops_are_skipped_and_counted(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    repo = init_repo(tmp_path / "hostile")
+    write_files(
+        repo,
+        {
+            "app.py": "def deploy():\n    return 1\n",
+            ".env.example": "DATABASE_URL=postgres://user:password@localhost/app\n",
+            ".env": "STRIPE_SECRET_KEY=x\n",
+            "certs/deploy.pem": "-----BEGIN CERTIFICATE-----\n",
+            "media/logo.svg": "<svg xmlns='http://www.w3.org/2000/svg'></svg>\n",
+        },
+    )
+    (repo / "media" / "logo.ai").write_bytes(b"%PDF-1.5\n" + bytes(range(1, 256)) * 40)
+    commit_all(repo)  # .env and the key tracked: skipped all the same
+    write_files(repo, {".env.local": "TOKEN=x\n", "keys/id_ed25519": "k\n"})  # untracked
+    (repo / "loop_a").symlink_to(repo / "loop_b")
+    (repo / "loop_b").symlink_to(repo / "loop_a")
+    result = cli("index", str(repo), "--json")
+    assert result.code == 0, result.err
+    stats = result.json()
+    assert stats["files"] == 2  # app.py and .env.example
+    assert stats["skipped"] == {"secret": 4, "asset": 2, "symlink_loop": 2}
+    human = cli("index", str(repo), "--full")
+    assert human.code == 0, human.err
+    assert "skipped: asset 2, secret 4, symlink_loop 2" in human.err

@@ -1,10 +1,14 @@
 """Why a file is not worth indexing, told by its name or its first bytes (pure).
 
-Lock files, binaries, generated and minified code, and vendored folders are skipped
-with a reason; see `discover` for the walk that applies these rules.
+Secret files, lock files, assets, binaries, generated and minified code, and vendored
+folders are skipped with a reason; see `discover` for the walk that applies these rules.
+Reasons are the short names below, counted per reason in the index summary.
 """
 
 from __future__ import annotations
+
+from ctxopt.discover.secret_files import is_secret_file
+from ctxopt.discover.sniff import looks_binary
 
 VENDORED_DIRS = frozenset(
     {
@@ -40,13 +44,20 @@ LOCK_NAMES = frozenset(
         "bun.lockb",
     }
 )
+# Images, design files, fonts, documents, audio, video and archives: of no use in a prompt
+# even when they are text inside (an .svg or an Illustrator .ai file is mostly path data).
+_ASSET_EXTENSIONS = (
+    ".png .jpg .jpeg .gif .bmp .ico .icns .webp .tif .tiff .heic .heif .avif .svg .svgz "
+    ".psd .ai .eps .sketch .fig .xd .indd .xcf .afdesign .afphoto .cdr .raw .cr2 .nef "
+    ".ttf .otf .woff .woff2 .eot .pfb .pdf .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp "
+    ".mp3 .mp4 .m4a .m4v .aac .wav .ogg .oga .opus .flac .avi .mov .mkv .webm .wmv .mpg .mpeg "
+    ".zip .gz .tgz .bz2 .xz .zst .7z .rar .tar .jar .war .ear .whl .egg .deb .rpm .dmg .iso"
+)
+ASSET_EXTENSIONS = frozenset(_ASSET_EXTENSIONS.split())
+# Compiled code, object files and data dumps.
 _BINARY_EXTENSIONS = (
-    ".png .jpg .jpeg .gif .bmp .ico .icns .webp .tif .tiff .psd .heic .avif "
-    ".zip .gz .tgz .bz2 .xz .zst .7z .rar .tar .jar .war .ear .whl .egg .deb .rpm .dmg .iso "
     ".pyc .pyo .pyd .so .dll .dylib .exe .bin .o .a .lib .obj .class .wasm .dex "
-    ".ttf .otf .woff .woff2 .eot .pdf .doc .docx .xls .xlsx .ppt .pptx .odt "
-    ".mp3 .mp4 .wav .ogg .flac .avi .mov .mkv .webm .sqlite .sqlite3 .db .npy .npz .pkl "
-    ".parquet .onnx .pt .pth .h5 .safetensors"
+    ".sqlite .sqlite3 .db .npy .npz .pkl .parquet .onnx .pt .pth .h5 .safetensors"
 )
 BINARY_EXTENSIONS = frozenset(_BINARY_EXTENSIONS.split())
 GENERATED_SUFFIXES = (
@@ -78,8 +89,12 @@ def vendored_dir(dirs: list[str]) -> str:
 
 def name_reason(name: str, extension: str) -> str | None:
     """Skip reason told by the lower-cased file name alone."""
+    if is_secret_file(name, extension):
+        return "secret"
     if name in LOCK_NAMES or extension == ".lock":
         return "lock"
+    if extension in ASSET_EXTENSIONS:
+        return "asset"
     if extension in BINARY_EXTENSIONS:
         return "binary"
     if name.endswith(GENERATED_SUFFIXES) or ".generated." in name:
@@ -91,7 +106,7 @@ def name_reason(name: str, extension: str) -> str | None:
 
 def content_reason(extension: str, head: bytes) -> str | None:
     """Skip reason told by the first HEAD_BYTES of a file."""
-    if b"\0" in head:
+    if looks_binary(head):
         return "binary"
     if _has_marker(head):
         return "generated"

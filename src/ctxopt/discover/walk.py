@@ -3,7 +3,8 @@
 Inside a git work tree git's own listing is the ground truth; outside git the
 tree is walked with every .gitignore applied the way git applies them.  Both
 modes then honour .ctxoptignore files and the include/exclude globs, and skip
-binary, oversized, minified, generated, lock and vendored files with a reason.
+secret, asset, binary, oversized, minified, generated, lock and vendored files and
+looping or outward symlinks with a reason.
 Only a stat and the first 8 KiB of each file are read.  The matching rules live in
 `ignore_rules` (ignore files) and `skip_rules` (skip reasons); this module walks.
 """
@@ -29,6 +30,7 @@ from ctxopt.discover.ignore_rules import (
     OwnIgnoreRules,
     load_patterns,
 )
+from ctxopt.discover.secret_files import is_secret_file
 from ctxopt.discover.skip_rules import VENDORED_DIRS, content_reason, name_reason, vendored_dir
 from ctxopt.languages import detect_language, is_special_filename
 from ctxopt.types import Discovery, SkippedFile, SourceFile
@@ -114,15 +116,23 @@ class _Collector:
         self.files.append(SourceFile(rel, abs_path, info.st_size, info.st_mtime_ns, language))
 
     def follow(self, rel: str, abs_path: str, extension: str) -> None:
-        """A symlink: skipped when broken or pointing outside root, else its target is read."""
+        """A symlink: skipped when broken, looping or pointing outside root, else its target
+        is read.  A link to a folder above it is a loop; other folder links are left out
+        (git lists the files inside anyway)."""
         try:
             target = os.path.realpath(abs_path, strict=True)
-        except OSError:
-            self.skipped.append(SkippedFile(rel, "broken_symlink"))  # dangling or a loop
+        except OSError as exc:
+            reason = "symlink_loop" if exc.errno == errno.ELOOP else "broken_symlink"
+            self.skipped.append(SkippedFile(rel, reason))
             return
         if target != self.root and not target.startswith(self.root + os.sep):
             self.skipped.append(SkippedFile(rel, "symlink_outside"))
-        elif os.path.isfile(target):  # a folder link is left out: git lists its files anyway
+        elif os.path.isdir(target):
+            if abs_path.startswith(target + os.sep):
+                self.skipped.append(SkippedFile(rel, "symlink_loop"))
+        elif is_secret_file(*_name_and_extension(target)):
+            self.skipped.append(SkippedFile(rel, "secret"))  # "notes.txt -> .env"
+        elif os.path.isfile(target):
             self.inspect(rel, abs_path, extension, _OPEN_FLAGS)
 
     def result(self, top: Path | None) -> Discovery:
@@ -132,6 +142,11 @@ class _Collector:
             skipped=tuple(sorted(skipped, key=lambda s: s.path)),
             git_root=str(top) if top else None,
         )
+
+
+def _name_and_extension(path: str) -> tuple[str, str]:
+    name = os.path.basename(path).lower()
+    return name, _extension(name)
 
 
 def _extension(name: str) -> str:

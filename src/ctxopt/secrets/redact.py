@@ -1,0 +1,32 @@
+"""Write `[REDACTED:<kind>]` in place of each finding, keeping every other character."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ctxopt.secrets.findings import SecretFinding, merged
+
+
+def redact(text: str, findings: Iterable[SecretFinding]) -> str:
+    """text with each finding's span replaced by its label.  Findings may come in any order
+    and overlap (they are merged first); spans outside the text are clipped to it."""
+    size = len(text)
+    clipped = (
+        SecretFinding(max(0, min(f.start, size)), max(0, min(f.end, size)), f.kind)
+        for f in findings
+    )
+    parts: list[str] = []
+    at = 0
+    for found in merged(clipped):
+        parts.append(text[at : found.start])
+        parts.append(found.label)
+        at = found.end
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+def redact_text(text: str) -> str:
+    """Find the secrets of text and redact them in one call."""
+    from ctxopt.secrets.detect import find_secrets
+
+    return redact(text, find_secrets(text))
