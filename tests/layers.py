@@ -15,6 +15,7 @@ STAGES: tuple[str, ...] = (
     "tokens",
     "wording",
     "terms",
+    "secrets",
     "config",
     "languages",
     "discover",
