@@ -11,11 +11,13 @@ from ctxopt.cli.stats_words import (
     growth_text,
     money,
 )
+from ctxopt.wording import plural
 
 if TYPE_CHECKING:
     from ctxopt.pack.stats_report import StatsReport
 
 _SPECIAL = "\\`*_[]|#"
+_TEXT_COLUMNS = ("task", "folder", "file", "language", "model", "level")
 
 
 def cell(text: str) -> str:
@@ -25,7 +27,7 @@ def cell(text: str) -> str:
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    align = ["---" if i == 0 else "---:" for i in range(len(header))]
+    align = ["---" if name in _TEXT_COLUMNS else "---:" for name in header]
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
     lines.extend("| " + " | ".join(row) + " |" for row in rows)
     return [*lines, ""]
@@ -79,7 +81,7 @@ def _savings(report: StatsReport) -> list[str]:
     total = report.totals
     rows.append(
         [
-            f"**total ({total.tasks} tasks)**",
+            f"**total ({plural(total.tasks, 'task')})**",
             f"{total.repo_tokens:,}",
             f"{total.packed_tokens:,}",
             f"{total.saved_percent:.1f}%",

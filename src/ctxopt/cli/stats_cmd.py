@@ -14,6 +14,17 @@ from ctxopt.cli.settings import settings_from_flags
 GATE_EXIT = 1  # a gate failed (README: exit codes)
 
 
+def write_json_file(target: Path, value: object) -> None:
+    import json
+
+    from ctxopt.errors import UsageError
+
+    try:
+        target.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write --json-file {target}: {exc.strerror or exc}") from exc
+
+
 def stats(
     *,
     path: PathOption = None,
@@ -67,6 +78,10 @@ def stats(
     markdown: Annotated[
         bool, typer.Option("--markdown", help="GitHub markdown on stdout (step summary, PR).")
     ] = False,
+    json_file: Annotated[
+        Path | None,
+        typer.Option("--json-file", help="Also write the JSON report to this file (--baseline)."),
+    ] = None,
     no_refresh: Annotated[
         bool, typer.Option("--no-refresh", help="Don't re-index changed files before packing.")
     ] = False,
@@ -100,6 +115,8 @@ def stats(
         refresh=not no_refresh,
     )
     report = stats_report(settings, request, notify=terminal.info)
+    if json_file is not None:
+        write_json_file(json_file, report_json(report))
     if as_json:
         terminal.json(report_json(report))
     elif markdown:
