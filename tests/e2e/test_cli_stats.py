@@ -69,7 +69,7 @@ def test_json_report(indexed_repo: Path, cli: CliRunner, tmp_path: Path) -> None
     packed = run_cli("pack", TASK, "--path", str(indexed_repo), "--budget", "1200",
                      "--model", "claude-sonnet-4-5")  # fmt: skip
     assert row["packed_tokens"] == tokens.count(packed.out.rstrip("\n"))
-    assert row["repo_tokens"] == data["index"]["tokens"]
+    assert row["repo_tokens"] == data["tokens"]
     assert row["saved_percent"] == pytest.approx(
         100 * (1 - row["packed_tokens"] / row["repo_tokens"]), abs=0.01
     )
@@ -77,7 +77,7 @@ def test_json_report(indexed_repo: Path, cli: CliRunner, tmp_path: Path) -> None
     assert data["totals"]["packed_tokens"] == row["packed_tokens"]
     levels = [level["level"] for level in data["compression"]["levels"]]
     assert levels == ["none", "light", "medium", "aggressive"]
-    assert sum(f["tokens"] for f in data["index"]["folders"]) == data["index"]["tokens"]
+    assert sum(f["tokens"] for f in data["folders"]) == data["tokens"]
     assert data["gates"] == [] and data["baseline"] is None
 
 
@@ -113,7 +113,7 @@ def test_baseline_growth_after_a_file_grows(tmp_path: Path, cli: CliRunner) -> N
     assert report.code == 0, report.err
     diff = report.json()["baseline"]
     (folder,) = [g for g in diff["folders"] if g["subject"] == "inventory"]
-    old = next(f["tokens"] for f in before["index"]["folders"] if f["folder"] == "inventory")
+    old = next(f["tokens"] for f in before["folders"] if f["folder"] == "inventory")
     assert folder["before"] == old and folder["after"] > old
     assert diff["repository"]["change"] == folder["change"] > 0
     assert [t["subject"] for t in diff["tasks"]] == [TASK]
@@ -171,6 +171,8 @@ def test_bad_flags_exit_2(indexed_repo: Path, cli: CliRunner) -> None:
     both = cli("stats", "--path", str(indexed_repo), "--json", "--markdown")
     assert both.code == 2 and "exclude each other" in both.err
     assert_one_line_error(both)
+    untasked = cli("stats", "--path", str(indexed_repo), "--fail-under", "50")
+    assert untasked.code == 2 and "--tasks-file" in untasked.err
     growth = cli("stats", "--path", str(indexed_repo), "--max-growth", "5")
     assert growth.code == 2 and "--baseline" in growth.err
     model = cli("stats", "--path", str(indexed_repo), "-t", TASK, "--model", "nope-model")

@@ -56,11 +56,9 @@ def _baseline_file(tmp_path: Path, folders: dict[str, int], tasks: dict[str, int
     data = {
         "schema": REPORT_SCHEMA,
         "generated_at": "2026-11-01T00:00:00Z",
-        "index": {
-            "tokens": sum(folders.values()),
-            "depth": 1,
-            "folders": [{"folder": k, "files": 1, "tokens": v} for k, v in folders.items()],
-        },
+        "tokens": sum(folders.values()),
+        "depth": 1,
+        "folders": [{"folder": k, "files": 1, "tokens": v} for k, v in folders.items()],
         "tasks": [{"task": k, "packed_tokens": v} for k, v in tasks.items()],
     }
     path = tmp_path / "base.json"

@@ -100,6 +100,8 @@ def stats(
         raise UsageError("--json and --markdown exclude each other; pick one")
     if max_growth is not None and baseline is None:
         raise UsageError("--max-growth needs --baseline FILE (an earlier `stats --json` output)")
+    if fail_under is not None and not task and tasks_file is None:
+        raise UsageError("--fail-under needs tasks: --task TEXT or --tasks-file FILE")
     terminal = Terminal(quiet=quiet)
     settings = settings_from_flags(path, db=db)
     request = StatsRequest(

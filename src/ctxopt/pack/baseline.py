@@ -76,9 +76,9 @@ def _baseline(path: str, data: dict[str, Any]) -> Baseline:
     return Baseline(
         path=path,
         generated_at=str(data.get("generated_at", "")),
-        repo_tokens=int(data["index"]["tokens"]),
-        depth=int(data["index"]["depth"]),
-        folders={str(f["folder"]): int(f["tokens"]) for f in data["index"]["folders"]},
+        repo_tokens=int(data["tokens"]),
+        depth=int(data["depth"]),
+        folders={str(f["folder"]): int(f["tokens"]) for f in data["folders"]},
         tasks={str(t["task"]): int(t["packed_tokens"]) for t in data.get("tasks", [])},
     )
 

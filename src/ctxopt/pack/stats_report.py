@@ -134,6 +134,7 @@ def report_json(report: StatsReport) -> dict[str, Any]:
     compression = asdict(report.compression)
     compression["sampled"] = report.compression.sampled
     return {
+        **asdict(report.index),  # the index view's fields at the top, as before tasks existed
         "schema": REPORT_SCHEMA,
         "generated_at": report.generated_at,
         "tokens_counted_with": {"encoding": report.encoding, "exact": True},
@@ -143,7 +144,6 @@ def report_json(report: StatsReport) -> dict[str, Any]:
             "model": report.model,
             "unit": "USD per million input tokens",
         },
-        "index": asdict(report.index),
         "compression": compression,
         "tasks": [{**asdict(t), "cost_saved": t.cost_saved} for t in report.tasks],
         "totals": asdict(report.totals) if report.totals else None,
