@@ -30,13 +30,13 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo
 
 
-@settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
 def shown_ranges(prompt: str) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in re.findall(r"(\d+)-(\d+)", prompt)]
 
 
+@settings(  # deadline off: a pack's time depends on the machine's load
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     budget=st.integers(min_value=150, max_value=6000),
     words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=6),
