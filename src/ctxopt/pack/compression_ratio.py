@@ -16,7 +16,7 @@ from ctxopt.index.stats import stored_chunks
 from ctxopt.index.store import IndexReader
 from ctxopt.pack.compress import LEVELS, compress
 
-DEFAULT_SAMPLE_TOKENS = 200_000  # about 20 s of compressing on one core; 0 measures all
+DEFAULT_SAMPLE_TOKENS = 200_000  # about 7 s of compressing (ctxopt: 193k tokens); 0: all
 
 
 @dataclass(frozen=True)
