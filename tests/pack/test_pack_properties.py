@@ -35,7 +35,7 @@ def shown_ranges(prompt: str) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in re.findall(r"(\d+)-(\d+)", prompt)]
 
 
-@settings(
+@settings(  # deadline off: a pack's time depends on the machine's load
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(

@@ -46,7 +46,9 @@ app.command("stats")(stats_cmd.stats)
 def main() -> None:
     """Entry point: expected errors become one line on stderr and a non-zero exit."""
     try:
-        app(args=sys.argv[1:], standalone_mode=False)
+        code = app(args=sys.argv[1:], standalone_mode=False)
+        if isinstance(code, int) and code:  # typer.Exit(code) returns here without standalone
+            sys.exit(code)
     except CtxoptError as exc:
         Terminal().error(str(exc))
         sys.exit(exc.exit_code)

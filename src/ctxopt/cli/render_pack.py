@@ -7,6 +7,7 @@ from typing import Any
 
 from ctxopt.cli.console import Terminal
 from ctxopt.pack.api import PackResult
+from ctxopt.pack.models import price_source
 from ctxopt.types import Fidelity
 from ctxopt.wording import plural
 
@@ -46,6 +47,8 @@ def pack_json(result: PackResult) -> dict[str, Any]:
             "packed_tokens": result.savings.packed_tokens,
             "percentage": result.savings.percentage,
             "cost_saved": result.savings.cost_saved,
+            "priced_with": result.savings.model,
+            "prices_date": price_source().date,
         },
         "model": {
             "recommended": rec.model.name,

@@ -1,27 +1,130 @@
-"""`ctxopt stats`: figures of an existing index."""
+"""`ctxopt stats`: the index, compression per level, token savings per task and CI gates."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
 
 from ctxopt.cli.console import Terminal
-from ctxopt.cli.options import DbOption, JsonOption, PathOption
+from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
 from ctxopt.cli.settings import settings_from_flags
+
+GATE_EXIT = 1  # a gate failed (README: exit codes)
+
+
+def write_json_file(target: Path, value: object) -> None:
+    import json
+
+    from ctxopt.errors import UsageError
+
+    try:
+        target.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write --json-file {target}: {exc.strerror or exc}") from exc
 
 
 def stats(
     *,
     path: PathOption = None,
     db: DbOption = None,
+    task: Annotated[
+        list[str] | None,
+        typer.Option("--task", "-t", help="Pack this task and report its savings (repeatable)."),
+    ] = None,
+    tasks_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--tasks-file",
+            help="Tasks to report: one per line, or YAML/JSON entries (task, budget, model).",
+        ),
+    ] = None,
+    budget: Annotated[
+        int | None, typer.Option("--budget", "-b", help="Budget of each pack (default 8000).")
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option("--model", "-m", help="Price at this model (default claude-sonnet-4-5)."),
+    ] = None,
+    depth: Annotated[int, typer.Option("--depth", help="Folder depth of tokens per folder.")] = 1,
+    top: Annotated[int, typer.Option("--top", help="How many folders and largest files.")] = 10,
+    compression_sample: Annotated[
+        int,
+        typer.Option(
+            "--compression-sample",
+            help="Measure compression on up to this many tokens of chunks (0: all).",
+        ),
+    ] = 200_000,
+    fail_under: Annotated[
+        float | None,
+        typer.Option("--fail-under", help="Exit 1 when a task saves less than PCT percent."),
+    ] = None,
+    max_repo_tokens: Annotated[
+        int | None,
+        typer.Option("--max-repo-tokens", help="Exit 1 when the repository holds more tokens."),
+    ] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option("--baseline", help="An earlier `stats --json` output to compare with."),
+    ] = None,
+    max_growth: Annotated[
+        float | None,
+        typer.Option(
+            "--max-growth",
+            help="With --baseline: exit 1 when the repository or a task's pack grew more (%).",
+        ),
+    ] = None,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="GitHub markdown on stdout (step summary, PR).")
+    ] = False,
+    json_file: Annotated[
+        Path | None,
+        typer.Option("--json-file", help="Also write the JSON report to this file (--baseline)."),
+    ] = None,
+    no_refresh: Annotated[
+        bool, typer.Option("--no-refresh", help="Don't re-index changed files before packing.")
+    ] = False,
     as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> None:
-    """Show files, chunks, tokens per language, index size, embedder and freshness."""
-    from ctxopt.cli.render_stats import report_table
-    from ctxopt.index.stats import index_report
+    """Show the index (languages, folders, largest files), compression per level and,
+    for tasks, the tokens and cost a pack saves against the whole repository; gate CI."""
+    from ctxopt.app.stats_report import StatsRequest, report_json, stats_report
+    from ctxopt.cli.render_stats import gate_failures, stats_tables
+    from ctxopt.cli.render_stats_md import stats_markdown
+    from ctxopt.errors import UsageError
+    from ctxopt.pack.gates import GateLimits
 
-    terminal = Terminal()
-    report = index_report(settings_from_flags(path, db=db))
+    if as_json and markdown:
+        raise UsageError("--json and --markdown exclude each other; pick one")
+    if max_growth is not None and baseline is None:
+        raise UsageError("--max-growth needs --baseline FILE (an earlier `stats --json` output)")
+    if fail_under is not None and not task and tasks_file is None:
+        raise UsageError("--fail-under needs tasks: --task TEXT or --tasks-file FILE")
+    terminal = Terminal(quiet=quiet)
+    settings = settings_from_flags(path, db=db)
+    request = StatsRequest(
+        depth=depth,
+        top=top,
+        tasks=tuple(task or ()),
+        tasks_file=tasks_file,
+        model=model,
+        budget=budget,
+        compression_sample=compression_sample,
+        baseline=baseline,
+        limits=GateLimits(fail_under, max_repo_tokens, max_growth),
+        refresh=not no_refresh,
+    )
+    report = stats_report(settings, request, notify=terminal.info)
+    if json_file is not None:
+        write_json_file(json_file, report_json(report))
     if as_json:
-        terminal.json(asdict(report))
+        terminal.json(report_json(report))
+    elif markdown:
+        terminal.payload(stats_markdown(report))
     else:
-        report_table(terminal, report)
+        stats_tables(terminal, report, top=top)
+    gate_failures(terminal, report)
+    if report.failures:
+        raise typer.Exit(GATE_EXIT)

@@ -54,7 +54,8 @@ class Savings:
     repo_tokens: int
     packed_tokens: int
     percentage: float
-    cost_saved: float
+    cost_saved: float  # USD, input price of `model` (see models.price_model)
+    model: str = model_table.DEFAULT_PRICE_MODEL
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,7 @@ def pack_query_result(
     prompt, data, selection = fit_prompt(base, selection, budget, fitting)
     prompt_tokens = tokens.count(prompt)
     recommendation = model_table.recommend_model(prompt_tokens, query.intent.complexity, table)
-    price_model = _model or recommendation.model
+    price_model = _model or model_table.price_model(None, table)
     saved_tokens = max(0, repo_tokens - prompt_tokens)
     return PackResult(
         prompt=prompt,
@@ -198,6 +199,7 @@ def pack_query_result(
             packed_tokens=prompt_tokens,
             percentage=round(100 * saved_tokens / repo_tokens, 2) if repo_tokens else 0.0,
             cost_saved=round(model_table.estimate_cost(saved_tokens, price_model), 6),
+            model=price_model.name,
         ),
         recommendation=recommendation,
         query=query,

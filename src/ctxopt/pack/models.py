@@ -32,6 +32,10 @@ CHEAP_MAX_COMPLEXITY = 0.5
 TOP_MIN_TOKENS = 100_000
 TOP_MIN_COMPLEXITY = 0.8
 DEFAULT_RESERVE = 0.2  # share of the window kept for instructions and the answer
+# Savings are priced at this model when none is named: the recommended model may be a
+# local one, whose price of 0 made every `cost_saved` 0.0.
+DEFAULT_PRICE_MODEL = "claude-sonnet-4-5"
+BUILTIN_SOURCE = "ctxopt/data/models.json"
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,14 @@ class ModelInfo:
     tier: Tier
     token_factor: float = 1.0  # model tokens per cl100k token (approximate)
     aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PriceSource:
+    """Where the prices come from and the day they were checked (shown with every cost)."""
+
+    date: str  # YYYY-MM-DD
+    source: str  # the built-in table, or the override file over it
 
 
 @dataclass(frozen=True)
@@ -107,9 +119,31 @@ def _read_json(path: Path) -> Any:
         raise UsageError(f"models file {path} is not valid JSON: {exc}") from exc
 
 
-def _builtin() -> list[dict[str, Any]]:
+def _builtin_data() -> Any:
     text = resources.files("ctxopt").joinpath("data/models.json").read_text(encoding="utf-8")
-    return _entries(json.loads(text), "ctxopt/data/models.json")
+    return json.loads(text)
+
+
+def _builtin() -> list[dict[str, Any]]:
+    return _entries(_builtin_data(), BUILTIN_SOURCE)
+
+
+def price_source(override: Path | None = None) -> PriceSource:
+    """The prices' date and origin: the override file's `prices_date` when it gives one."""
+    builtin_date = str(_builtin_data().get("prices_date", "unknown"))
+    path = override
+    if path is None:
+        return PriceSource(builtin_date, BUILTIN_SOURCE)
+    data = _read_json(path)
+    date = data.get("prices_date") if isinstance(data, dict) else None
+    if date:
+        return PriceSource(str(date), f"{path} over {BUILTIN_SOURCE}")
+    return PriceSource(builtin_date, f"{BUILTIN_SOURCE} with entries from {path} (undated)")
+
+
+def price_model(name: str | None, models: dict[str, ModelInfo]) -> ModelInfo:
+    """The model costs are priced at: the one named, else DEFAULT_PRICE_MODEL."""
+    return find_model(name or DEFAULT_PRICE_MODEL, models)
 
 
 def load_models(override: Path | None = None) -> dict[str, ModelInfo]:
@@ -122,7 +156,7 @@ def load_models(override: Path | None = None) -> dict[str, ModelInfo]:
             if "name" not in entry:
                 raise UsageError(f"{path}: every model needs a 'name'")
             raw[entry["name"]] = {**raw.get(entry["name"], {}), **entry}
-    source = str(path) if path else "ctxopt/data/models.json"
+    source = str(path) if path else BUILTIN_SOURCE
     return {name: _model_from(entry, source) for name, entry in sorted(raw.items())}
 
 

@@ -1,0 +1,60 @@
+"""Words shared by the stats renderers: gate failures, growth, money, the counting note."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ctxopt.pack.gates import Gate
+
+if TYPE_CHECKING:
+    from ctxopt.app.stats_report import StatsReport
+    from ctxopt.pack.baseline import Growth
+    from ctxopt.pack.gates import GateFailure
+
+
+def money(value: float) -> str:
+    return f"${value:,.4f}" if abs(value) < 1 else f"${value:,.2f}"
+
+
+def growth_text(growth: Growth) -> str:
+    sign = "+" if growth.change >= 0 else ""
+    percent = "new" if growth.percent is None else f"{sign}{growth.percent:.1f}%"
+    return f"{growth.before:,} -> {growth.after:,} ({sign}{growth.change:,}, {percent})"
+
+
+def gate_message(failure: GateFailure) -> str:
+    """One line: which gate failed, on what, and by how much."""
+    subject = f"task {failure.subject!r}" if failure.is_task else failure.subject
+    if failure.gate == Gate.FAIL_UNDER:
+        return (
+            f"--fail-under {failure.limit:g}: {subject} saved {failure.actual:.2f}%, "
+            f"{failure.excess:g} points under the limit"
+        )
+    if failure.gate == Gate.MAX_REPO_TOKENS:
+        return (
+            f"--max-repo-tokens {failure.limit:,.0f}: the repository holds "
+            f"{failure.actual:,.0f} tokens, {failure.excess:,.0f} over the limit"
+        )
+    return (
+        f"--max-growth {failure.limit:g}: {subject} grew {failure.actual:.2f}% since the "
+        f"baseline, {failure.excess:g} points over the limit"
+    )
+
+
+def counting_note(report: StatsReport) -> str:
+    return (
+        f"Tokens counted exactly with {report.encoding} (tiktoken). Prices: USD per million "
+        f"input tokens from {report.prices.source}, checked {report.prices.date}; costs at "
+        f"each task's model (default {report.model})."
+    )
+
+
+def compression_note(report: StatsReport) -> str:
+    c = report.compression
+    scope = (
+        f"a sample of {c.chunks:,} of {c.index_chunks:,} chunks ({c.tokens:,} of "
+        f"{c.index_tokens:,} tokens)"
+        if c.sampled
+        else f"all {c.chunks:,} chunks ({c.tokens:,} tokens)"
+    )
+    return f"Compression measured on the stored chunk text of {scope}; nothing re-parsed."

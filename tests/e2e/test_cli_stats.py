@@ -1,0 +1,180 @@
+"""`ctxopt stats` end to end: the index view, savings per task in every format, the CI
+gates both ways, growth against a baseline, and tasks files good and bad."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clitools import CliRunner, assert_one_line_error, run_cli
+from ctxopt import tokens
+from ctxopt.pack.models import price_source
+from helpers import commit_all, sample_repo, write_files
+
+pytestmark = pytest.mark.slow
+TASK = "fix save_inventory when the file is missing"
+ODD_TASK = "add a CSV | <b>export</b> *now*"
+DATE = price_source().date
+
+
+@pytest.mark.parametrize("command", ["index", "query", "pack", "stats"])
+def test_every_command_takes_the_common_options(command: str, cli: CliRunner) -> None:
+    out = cli(command, "--help").out
+    for option in ("--path", "--db", "--json", "--quiet"):
+        assert option in out, (command, option)
+
+
+def test_index_view_quiet(indexed_repo: Path, cli: CliRunner) -> None:
+    result = cli("stats", "--path", str(indexed_repo), "--quiet", "--depth", "2", "--top", "3")
+    assert result.code == 0, result.err
+    assert result.err == ""
+    assert "folders (depth 2)" in result.out and "largest files" in result.out
+    assert "inventory" in result.out and "compression per level" in result.out
+    assert "cl100k_base" in result.out and DATE in result.out
+
+
+def test_markdown_for_github(indexed_repo: Path, cli: CliRunner) -> None:
+    result = cli(
+        "stats", "--path", str(indexed_repo), "-t", TASK, "-t", ODD_TASK, "--markdown",
+        "--budget", "1500", "--model", "gpt-5",
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    text = result.out
+    assert "\x1b[" not in text and "━" not in text
+    assert "| task | repo tokens | packed | saved | model |" in text
+    assert "| --- | ---: |" in text
+    assert r"add a CSV \| &lt;b&gt;export&lt;/b&gt; \*now\*" in text  # escaped, one cell
+    assert "**total (2 tasks)**" in text
+    assert "cl100k\\_base" in text and DATE in text
+    rows = [line for line in text.splitlines() if line.startswith("| fix save")]
+    assert len(rows) == 1 and rows[0].count(" | ") == 7 and "gpt-5" in rows[0]
+
+
+def test_json_report(indexed_repo: Path, cli: CliRunner, tmp_path: Path) -> None:
+    saved = tmp_path / "report.json"
+    result = cli(
+        "stats", "--path", str(indexed_repo), "-t", TASK, "--json", "--budget", "1200",
+        "--json-file", str(saved),
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    data = result.json()
+    assert isinstance(data, dict) and json.loads(saved.read_text())["tasks"] == data["tasks"]
+    assert data["tokens_counted_with"] == {"encoding": "cl100k_base", "exact": True}
+    assert data["prices"]["date"] == DATE and data["prices"]["model"] == "claude-sonnet-4-5"
+    (row,) = data["tasks"]
+    assert row["task"] == TASK and row["budget"] == 1200
+    assert row["packed_tokens"] <= 1200 * 1.0 / 1.2 + 1  # sonnet's factor shrinks the budget
+    packed = run_cli("pack", TASK, "--path", str(indexed_repo), "--budget", "1200",
+                     "--model", "claude-sonnet-4-5")  # fmt: skip
+    assert row["packed_tokens"] == tokens.count(packed.out.rstrip("\n"))
+    assert row["repo_tokens"] == data["tokens"]
+    assert row["saved_percent"] == pytest.approx(
+        100 * (1 - row["packed_tokens"] / row["repo_tokens"]), abs=0.01
+    )
+    assert row["repo_cost"] == pytest.approx(row["repo_tokens"] * 1.2 * 3.0 / 1e6, abs=1e-6)
+    assert data["totals"]["packed_tokens"] == row["packed_tokens"]
+    levels = [level["level"] for level in data["compression"]["levels"]]
+    assert levels == ["none", "light", "medium", "aggressive"]
+    assert sum(f["tokens"] for f in data["folders"]) == data["tokens"]
+    assert data["gates"] == [] and data["baseline"] is None
+
+
+def test_gates_both_ways(indexed_repo: Path, cli: CliRunner) -> None:
+    base = ["stats", "--path", str(indexed_repo), "-t", TASK, "--budget", "1000", "--quiet"]
+    passing = cli(*base, "--fail-under", "1", "--max-repo-tokens", "1000000")
+    assert passing.code == 0, passing.err
+    assert "gate failed" not in passing.err
+    failing = cli(*base, "--fail-under", "99.9", "--max-repo-tokens", "100", "--json")
+    assert failing.code == 1
+    lines = failing.err.strip().splitlines()
+    assert len(lines) == 2, failing.err
+    assert lines[0].startswith("ctxopt: gate failed: --fail-under 99.9: task")
+    assert "points under the limit" in lines[0]
+    assert lines[1].startswith("ctxopt: gate failed: --max-repo-tokens 100: the repository")
+    assert [g["gate"] for g in failing.json()["gates"]] == ["fail-under", "max-repo-tokens"]
+
+
+def test_baseline_growth_after_a_file_grows(tmp_path: Path, cli: CliRunner) -> None:
+    repo = sample_repo(tmp_path)
+    assert cli("index", str(repo), "--quiet").code == 0
+    baseline = tmp_path / "baseline.json"
+    first = cli("stats", "--path", str(repo), "-t", TASK, "--json-file", str(baseline), "-q")
+    assert first.code == 0, first.err
+    before = json.loads(baseline.read_text())
+    grown = (repo / "inventory" / "storage.py").read_text() + "".join(
+        f"\n\ndef helper_{n}(value):\n    return value + {n}\n" for n in range(40)
+    )
+    write_files(repo, {"inventory/storage.py": grown})
+    commit_all(repo, "grow storage")
+    args = ["stats", "--path", str(repo), "-t", TASK, "--baseline", str(baseline)]
+    report = cli(*args, "--json")
+    assert report.code == 0, report.err
+    diff = report.json()["baseline"]
+    (folder,) = [g for g in diff["folders"] if g["subject"] == "inventory"]
+    old = next(f["tokens"] for f in before["folders"] if f["folder"] == "inventory")
+    assert folder["before"] == old and folder["after"] > old
+    assert diff["repository"]["change"] == folder["change"] > 0
+    assert [t["subject"] for t in diff["tasks"]] == [TASK]
+    markdown = cli(*args, "--markdown")
+    assert "### Growth since the baseline" in markdown.out and "| inventory |" in markdown.out
+    terminal = cli(*args)
+    assert "growth since" in terminal.out and "inventory" in terminal.out
+    assert cli(*args, "--max-growth", "1000", "-q").code == 0
+    gated = cli(*args, "--max-growth", "0.5", "-q")
+    assert gated.code == 1
+    assert "ctxopt: gate failed: --max-growth 0.5: repository grew" in gated.err
+
+
+def test_tasks_files_in_each_form(indexed_repo: Path, cli: CliRunner, tmp_path: Path) -> None:
+    files = {
+        "tasks.txt": f"# tasks\n{TASK}\n\nexplain the report command\n",
+        "tasks.yml": f"- {TASK}\n- task: explain the report command\n  budget: 900\n"
+        "  model: gpt-5-mini\n",
+        "tasks.json": json.dumps({"tasks": [TASK, {"task": "explain the report command",
+                                                   "budget": 900, "model": "gpt-5-mini"}]}),
+    }  # fmt: skip
+    for name, text in files.items():
+        path = tmp_path / name
+        path.write_text(text)
+        result = cli("stats", "--path", str(indexed_repo), "--tasks-file", str(path), "--json")
+        assert result.code == 0, (name, result.err)
+        rows = result.json()["tasks"]
+        assert [r["task"] for r in rows] == [TASK, "explain the report command"], name
+        if name != "tasks.txt":
+            assert (rows[1]["budget"], rows[1]["model"]) == (900, "gpt-5-mini")
+            assert rows[0]["model"] == "claude-sonnet-4-5"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "words"),
+    [
+        (None, "", "does not exist"),
+        ("bad.yml", "- task: [unclosed\n", "is not valid YAML"),
+        ("model.yml", "- task: x\n  model: gpt-99-ultra\n", "unknown model 'gpt-99-ultra'"),
+    ],
+)
+def test_bad_tasks_files_exit_2(
+    indexed_repo: Path, cli: CliRunner, tmp_path: Path, name: str | None, text: str, words: str
+) -> None:
+    path = tmp_path / (name or "missing.yml")
+    if name:
+        path.write_text(text)
+    result = cli("stats", "--path", str(indexed_repo), "--tasks-file", str(path))
+    assert result.code == 2
+    assert_one_line_error(result)
+    assert words in result.err and result.out == ""
+
+
+def test_bad_flags_exit_2(indexed_repo: Path, cli: CliRunner) -> None:
+    both = cli("stats", "--path", str(indexed_repo), "--json", "--markdown")
+    assert both.code == 2 and "exclude each other" in both.err
+    assert_one_line_error(both)
+    untasked = cli("stats", "--path", str(indexed_repo), "--fail-under", "50")
+    assert untasked.code == 2 and "--tasks-file" in untasked.err
+    growth = cli("stats", "--path", str(indexed_repo), "--max-growth", "5")
+    assert growth.code == 2 and "--baseline" in growth.err
+    model = cli("stats", "--path", str(indexed_repo), "-t", TASK, "--model", "nope-model")
+    assert model.code == 2
+    assert_one_line_error(model)
