@@ -74,10 +74,10 @@ def main() -> None:
     if mode == "garbage" or (mode == "repair-once" and call == 1):
         print("I am sorry, I cannot produce JSON today.")
         return
-    if mode.startswith("fail-window=") and about and about.group(1) == mode.split("=")[1]:
-        if "<memories>" not in prompt:
-            print("not json at all")
-            return
+    wanted = mode.split("=")[1] if mode.startswith("fail-window=") else None
+    if wanted and about and about.group(1) == wanted and "<memories>" not in prompt:
+        print("not json at all")
+        return
     if mode.startswith("kill-at=") and call == int(mode.split("=")[1]):
         os.kill(os.getppid(), signal.SIGKILL)
         time.sleep(5)

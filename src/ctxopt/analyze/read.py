@@ -20,11 +20,12 @@ from ctxopt.errors import CtxoptError, UsageError
 STDIN = "-"
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 _SNIFF = 8192
-_DROPPED_TAGS = ["script", "style", "noscript", "template", "svg", "iframe", "head"]
+_DROPPED_TAGS = ["script", "style", "noscript", "template", "svg", "iframe", "head", "nav"]
 _BLOCK_TAGS = frozenset(
     "p div section article main aside header footer nav li ul ol dl dt dd table tr "
     "blockquote pre figure figcaption form fieldset address br hr title".split()
 )
+_CELLS = frozenset({"td", "th"})
 _HEADINGS = {f"h{level}": level for level in range(1, 7)}
 _SPACES = re.compile(r"[ \t\f\v\r]+")
 _BLANKS = re.compile(r"\n\s*\n\s*")
@@ -180,6 +181,9 @@ def html_text(markup: str) -> str:
     tree = LexborHTMLParser(markup)
     title_node = tree.css_first("title")
     title = title_node.text(strip=True) if title_node is not None else ""
+    first_heading = tree.css_first("h1")
+    if first_heading is not None and first_heading.text(strip=True) == title:
+        title = ""
     tree.strip_tags(_DROPPED_TAGS)
     root = tree.body or tree.root
     out: list[str] = [f"# {title}\n\n"] if title else []
@@ -192,6 +196,8 @@ def html_text(markup: str) -> str:
                 out.append("\n\n" + "#" * _HEADINGS[tag] + " ")
             elif tag in _BLOCK_TAGS:
                 out.append("\n\n")
+            elif tag in _CELLS:
+                out.append(" ")
     text = _SPACES.sub(" ", "".join(out))
     text = _BLANKS.sub("\n\n", text)
     return "\n".join(line.strip() for line in text.split("\n")).strip() + "\n"
