@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -35,7 +37,7 @@ def test_windows_cover_the_document_in_order_within_limits(
     spans = plan_spans(total, cuts, limits)
     assert spans[0].start == 0 and spans[0].new_start == 0
     assert spans[-1].end == total
-    for previous, span in zip(spans, spans[1:]):
+    for previous, span in itertools.pairwise(spans):
         assert span.new_start == previous.end  # new text partitions the document
         assert previous.start < span.start <= span.new_start  # in order, always moving on
         assert span.start >= previous.start + 1
@@ -100,7 +102,7 @@ def test_real_windows_hold_exact_token_limits_and_tile_the_text(
     assert layout.tokens == tokens.count(text)
     windows = layout.windows
     assert windows[0].start == 0 and windows[-1].end == len(text)
-    for previous, window in zip(windows, windows[1:]):
+    for previous, window in itertools.pairwise(windows):
         assert window.new_start == previous.end
         assert window.start < window.new_start or width < 5
     for window in windows:

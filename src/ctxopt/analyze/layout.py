@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -28,7 +29,7 @@ class Window:
     new_start: int
     end: int
     tokens: int  # exact cl100k count of the window's text
-    overlap_tokens: int  # exact count of the overlap text
+    overlap_tokens: int  # the document's tokens inside the overlap
     estimate: int  # the fast estimate of the window's text
 
     @property
@@ -63,9 +64,8 @@ def estimate_tokens(text: str, per_token: float | None = None) -> int:
 
 def token_starts(text: str) -> np.ndarray:
     """Character offset of each cl100k token's start, then len(text): T+1 ascending values."""
-    enc = tokens.encoding()
-    ids = enc.encode(text, disallowed_special=())
-    lengths = np.fromiter((len(b) for b in enc.decode_tokens_bytes(ids)), dtype=np.int64)
+    ids = np.asarray(tokens.encoding().encode(text, disallowed_special=()), dtype=np.int64)
+    lengths = _byte_lengths()[ids] if len(ids) else np.zeros(0, dtype=np.int64)
     byte_starts = np.concatenate(([0], np.cumsum(lengths)))
     if text.isascii():
         return byte_starts
@@ -75,6 +75,25 @@ def token_starts(text: str) -> np.ndarray:
     starts = char_of_byte[np.minimum(byte_starts, len(data))]
     starts[-1] = len(text)
     return starts
+
+
+@lru_cache(maxsize=1)
+def _byte_lengths() -> np.ndarray:
+    """Bytes of each token id of the encoding (0 for special tokens and gaps)."""
+    enc = tokens.encoding()
+    table = np.zeros(enc.n_vocab, dtype=np.int64)
+    ranks: dict[bytes, int] = getattr(enc, "_mergeable_ranks", {})
+    if ranks:
+        table[np.fromiter(ranks.values(), dtype=np.int64, count=len(ranks))] = np.fromiter(
+            (len(b) for b in ranks), dtype=np.int64, count=len(ranks)
+        )
+        return table
+    for token in range(enc.n_vocab):  # no table exposed: ask token by token
+        try:
+            table[token] = len(enc.decode_single_token_bytes(token))
+        except KeyError:
+            table[token] = 0
+    return table
 
 
 def cut_qualities(text: str, starts: np.ndarray) -> np.ndarray:
@@ -111,19 +130,21 @@ def lay_out(text: str, limits: Limits) -> Layout:
 
 
 def _windows(text: str, starts: np.ndarray, spans: list[Span], rate: float) -> list[Window]:
-    out: list[Window] = []
-    for index, span in enumerate(spans, start=1):
-        a, n, b = (int(starts[i]) for i in (span.start, span.new_start, span.end))
-        body = text[a:b]
-        out.append(
-            Window(
-                index=index,
-                start=a,
-                new_start=n,
-                end=b,
-                tokens=tokens.count(body),
-                overlap_tokens=tokens.count(text[a:n]),
-                estimate=estimate_tokens(body, rate),
-            )
+    """Windows with exact counts of their text (the overlap: the document's tokens in it)."""
+    bounds = [tuple(int(starts[i]) for i in (s.start, s.new_start, s.end)) for s in spans]
+    bodies = [text[a:b] for a, _, b in bounds]
+    counts = tokens.count_many(bodies)
+    return [
+        Window(
+            index=index,
+            start=a,
+            new_start=n,
+            end=b,
+            tokens=count,
+            overlap_tokens=min(span.overlap_tokens, count),
+            estimate=estimate_tokens(body, rate),
         )
-    return out
+        for index, ((a, n, b), span, body, count) in enumerate(
+            zip(bounds, spans, bodies, counts, strict=True), start=1
+        )
+    ]

@@ -105,16 +105,22 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
 
 
 def extract_json(answer: str) -> Any:
-    """The first complete JSON object in an answer (fences and prose around it allowed)."""
+    """The first complete JSON object in an answer (fences and prose around it allowed).
+
+    An object that runs to the end of the answer unfinished is a cut-off answer, not
+    a reason to take an object nested inside it."""
     decoder = json.JSONDecoder()
+    end = len(answer.rstrip())
     position = answer.find("{")
     while position != -1:
         try:
             value, _ = decoder.raw_decode(answer, position)
             return value
-        except json.JSONDecodeError:
+        except json.JSONDecodeError as exc:
+            if exc.pos >= end - 1:
+                raise ValueError("the answer was cut off before its JSON object ended") from exc
             position = answer.find("{", position + 1)
-    raise ValueError("the answer holds no complete JSON object (not JSON, or cut off)")
+    raise ValueError("the answer holds no JSON object")
 
 
 def call_json(argv: list[str], prompt: str, parse: Callable[[Any], T], *, timeout: float) -> Call:
