@@ -22,6 +22,7 @@ from ctxopt.embed.models import Embedder
 from ctxopt.errors import BudgetError
 
 MMR_LAMBDA = 0.7
+DUPLICATE = 0.9  # a sentence this close to a chosen one is a repeat, never chosen
 PICK_SHARE = 1.5  # a window picks this many times its share of the budget (in characters)
 
 
@@ -52,8 +53,10 @@ def mmr(vectors: np.ndarray, relevance: np.ndarray, sizes: np.ndarray, limit: in
     used = 0
     while available.any():
         score = MMR_LAMBDA * relevance - (1 - MMR_LAMBDA) * np.maximum(closest, 0)
-        score[~available] = -np.inf
+        score[~available | (closest >= DUPLICATE)] = -np.inf
         best = int(np.argmax(score))
+        if score[best] == -np.inf:
+            break
         available[best] = False
         if used + sizes[best] > limit:
             continue
@@ -97,7 +100,7 @@ def digest(
         windows.append(DigestWindow(window.index, tuple(picks), tuple(memory)))
         if progress:
             progress(window.index)
-    ranked = _ranking(windows, memory)
+    ranked = _ranking(windows, memory, vectors)
     chosen, rendered, count = _fit(text, sentences, layout, ranked, set(memory), budget, title)
     key = tuple(i for i in chosen if i in set(memory))
     return Digest(sentences, tuple(windows), chosen, key, rendered, count)
@@ -109,16 +112,22 @@ def _pick(vectors: np.ndarray, sizes: np.ndarray, limit: int) -> list[int]:
     return mmr(vectors, _centrality(vectors), sizes, max(limit, int(sizes.min())))
 
 
-def _ranking(windows: Sequence[DigestWindow], memory: Sequence[int]) -> list[int]:
-    """The last memory first, then the windows' picks round-robin by their MMR order."""
-    ranked = list(memory)
-    seen = set(ranked)
+def _ranking(
+    windows: Sequence[DigestWindow], memory: Sequence[int], vectors: np.ndarray
+) -> list[int]:
+    """The last memory first, then the windows' picks round-robin by their MMR order;
+    a sentence that repeats one already ranked (another window's copy) is left out."""
+    order = list(memory)
     depth = max((len(w.picks) for w in windows), default=0)
     for level in range(depth):
-        for window in windows:
-            if level < len(window.picks) and window.picks[level] not in seen:
-                ranked.append(window.picks[level])
-                seen.add(window.picks[level])
+        order += [w.picks[level] for w in windows if level < len(w.picks)]
+    ranked: list[int] = []
+    kept = np.zeros((len(order), vectors.shape[1]), dtype=np.float32)
+    for sentence in dict.fromkeys(order):
+        if ranked and float((kept[: len(ranked)] @ vectors[sentence]).max()) >= DUPLICATE:
+            continue
+        kept[len(ranked)] = vectors[sentence]
+        ranked.append(sentence)
     return ranked
 
 

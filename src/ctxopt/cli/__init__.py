@@ -61,7 +61,9 @@ def with_optional_values(argv: list[str]) -> list[str]:
 def main() -> None:
     """Entry point: expected errors become one line on stderr and a non-zero exit."""
     try:
-        app(args=with_optional_values(sys.argv[1:]), standalone_mode=False)
+        code = app(args=with_optional_values(sys.argv[1:]), standalone_mode=False)
+        if isinstance(code, int) and code:  # typer.Exit(code) is returned, not raised, here
+            sys.exit(code)
     except CtxoptError as exc:
         Terminal().error(str(exc))
         sys.exit(exc.exit_code)
