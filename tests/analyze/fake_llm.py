@@ -9,6 +9,7 @@ what reached the model.  $FAKE_LLM_MODE injects failures:
   fail-window=N garbage for every call about window N, fine otherwise
   repair-once   garbage on the first call, then valid answers
   kill-at=N     on call N (1-based), kill the parent process (a crash mid-run)
+  interrupt-at=N on call N, send SIGINT to the parent (Ctrl-C mid-run)
 """
 
 from __future__ import annotations
@@ -80,6 +81,10 @@ def main() -> None:
         return
     if mode.startswith("kill-at=") and call == int(mode.split("=")[1]):
         os.kill(os.getppid(), signal.SIGKILL)
+        time.sleep(5)
+        return
+    if mode.startswith("interrupt-at=") and call == int(mode.split("=")[1]):
+        os.kill(os.getppid(), signal.SIGINT)
         time.sleep(5)
         return
     text = json.dumps(_answer(prompt))

@@ -16,7 +16,7 @@ from clitools import Run, assert_one_line_error, run_cli
 from conftest import FAKE_LLM
 from ctxopt import tokens
 from docmaker import encrypted_pdf
-from helpers import ROOT
+from helpers import ROOT, run_in_fresh_python
 
 DOCS = ROOT / "fixtures" / "documents"
 FAKE = f"{sys.executable} {FAKE_LLM}"
@@ -76,7 +76,7 @@ def test_plan_of_the_shipped_pdf_and_html_as_one_document() -> None:
     assert isinstance(plan, dict)
     assert plan["single_pass"] is True and len(plan["windows"]) == 1
     assert plan["windows"][0]["chars"] == [0, plan["chars"]]
-    assert plan["planned_calls_with_llm"] == 2
+    assert plan["llm_calls"] == 2
     assert plan["estimated_tokens"] == -(-plan["chars"] * 2 // 7)  # ceil(chars / 3.5)
     assert result.err == ""  # stdout only carries the plan
 
@@ -89,7 +89,7 @@ def test_plan_shows_windows_calls_tokens_and_cost(tmp_path: Path) -> None:
     assert isinstance(plan, dict)
     windows = plan["windows"]
     assert len(windows) >= 3 and plan["tokens"] == tokens.count(text)
-    assert plan["planned_calls_with_llm"] == 2 * len(windows)
+    assert plan["llm_calls"] == 2 * len(windows)
     for window in windows:
         start, end = window["chars"]
         assert window["tokens"] == tokens.count(text[start:end]) <= 400
@@ -308,3 +308,25 @@ def test_a_real_llm_command_runs_offline(tmp_path: Path) -> None:
     echoed = json.loads(record["answers"][0])
     assert "Northwind Traders supplies industrial sensors" in echoed["prompt"]  # via stdin
     assert "could not be used" in json.loads(record["answers"][1])["prompt"]  # the repair
+
+
+def test_the_plan_and_digest_paths_never_import_torch(tmp_path: Path) -> None:
+    doc = contract(tmp_path / "c.md")
+    _, heavy = run_in_fresh_python(
+        "import sys\n"
+        "from ctxopt.cli import main\n"
+        f"sys.argv = ['ctxopt', 'analyze-doc', {str(doc)!r}, '--plan']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "import ctxopt.analyze.digest, ctxopt.analyze.run, ctxopt.analyze.api\n"
+    )
+    assert heavy == []
+
+
+def test_ctrl_c_keeps_the_finished_windows_and_says_how_to_resume(tmp_path: Path) -> None:
+    whole, _ = rolling(tmp_path, name="whole")
+    stopped, _ = rolling(tmp_path, mode="interrupt-at=4", name="stopped")
+    assert_one_line_error(stopped)
+    assert stopped.code == 130 and "--resume" in stopped.err
+    assert (tmp_path / "stopped" / "window-0001.json").exists()
+    resumed, _ = rolling(tmp_path, "--resume", name="stopped")
+    assert resumed.code == 0 and resumed.out == whole.out

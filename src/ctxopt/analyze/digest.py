@@ -44,25 +44,23 @@ class Digest:
 
 
 def mmr(vectors: np.ndarray, relevance: np.ndarray, sizes: np.ndarray, limit: int) -> list[int]:
-    """Row indices by maximal marginal relevance until their sizes reach limit."""
+    """Row indices by maximal marginal relevance until their sizes reach limit.
+
+    Each step costs one pass over the rows, and only rows that still fit stay in the
+    race, so the work is (rows x chosen), linear in the document for a fixed budget."""
     chosen: list[int] = []
-    if len(relevance) == 0:
-        return chosen
     closest = np.full(len(relevance), -1.0, dtype=np.float32)
-    available = np.ones(len(relevance), dtype=bool)
+    available = sizes <= limit
     used = 0
     while available.any():
         score = MMR_LAMBDA * relevance - (1 - MMR_LAMBDA) * np.maximum(closest, 0)
-        score[~available | (closest >= DUPLICATE)] = -np.inf
+        score[~available] = -np.inf
         best = int(np.argmax(score))
-        if score[best] == -np.inf:
-            break
-        available[best] = False
-        if used + sizes[best] > limit:
-            continue
         chosen.append(best)
         used += int(sizes[best])
         closest = np.maximum(closest, vectors @ vectors[best])
+        available &= (sizes <= limit - used) & (closest < DUPLICATE)
+        available[best] = False
     return chosen
 
 

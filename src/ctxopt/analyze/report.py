@@ -13,7 +13,7 @@ from ctxopt.analyze.run import RunResult
 
 
 def plan_dict(
-    layout: Layout, limits: Limits, spend: Spend, *, memory_chars: int, model: str | None, llm: bool
+    layout: Layout, limits: Limits, spend: Spend, *, memory_chars: int, model: str | None
 ) -> dict[str, Any]:
     return {
         "chars": layout.chars,
@@ -40,8 +40,7 @@ def plan_dict(
             }
             for w in layout.windows
         ],
-        "llm_calls": spend.calls if llm else 0,
-        "planned_calls_with_llm": spend.calls,
+        "llm_calls": spend.calls,
         "tokens_to_send": spend.tokens_to_send,
         "cost_usd": None if spend.cost is None else round(spend.cost, 4),
     }
@@ -67,7 +66,7 @@ def plan_text(plan: dict[str, Any]) -> str:
     lines.append("")
     single = " (single pass)" if plan["single_pass"] else ""
     lines.append(
-        f"LLM calls: {plan['planned_calls_with_llm']}{single}, "
+        f"LLM calls: {plan['llm_calls']}{single}, "
         f"tokens to send: about {plan['tokens_to_send']:,}"
         + (f", cost: ${plan['cost_usd']:.4f}" if plan["cost_usd"] is not None else "")
     )

@@ -123,7 +123,6 @@ def analyze_doc(
         prepared.spend,
         memory_chars=memory_chars,
         model=prepared.model.name if prepared.model else None,
-        llm=llm is not None,
     )
     if plan:
         _emit(terminal, json.dumps(summary, indent=2) if as_json else plan_text(summary), output)
