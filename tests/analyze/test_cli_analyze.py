@@ -225,10 +225,14 @@ def test_an_interrupted_run_resumes_to_the_same_report(tmp_path: Path) -> None:
     whole, whole_log = rolling(tmp_path, name="whole")
     assert whole.code == 0, whole.err
     killed, killed_log = rolling(tmp_path, mode="kill-at=4", name="killed")
-    assert killed.code != 0  # the process died mid-run (SIGKILL)
+    assert killed.code == -9, killed.err  # the process died mid-run (SIGKILL)
     finished = sorted(p.name for p in (tmp_path / "killed").glob("window-*.json"))
     assert finished == ["window-0001.json"]  # calls 1-2 made window 1; call 4 killed it
     before = len(calls(killed_log))
+    forgot, _ = rolling(tmp_path, name="killed")  # paid windows are never thrown away unasked
+    assert_one_line_error(forgot)
+    assert forgot.code == 2 and "--resume" in forgot.err and "--restart" in forgot.err
+    assert len(calls(killed_log)) == before
     resumed, _ = rolling(tmp_path, "--resume", name="killed")
     assert resumed.code == 0, resumed.err
     assert "resuming after window 1" in resumed.err

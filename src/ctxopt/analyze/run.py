@@ -65,6 +65,7 @@ class RunOptions:
     memory_chars: int
     run_dir: Path | None = None
     resume: bool = False
+    restart: bool = False  # replace an interrupted run's windows instead of refusing
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ def rolling_run(
     key = run_key_for(text, layout, options)
     folder = run_folder(text, layout, options)
     header = {"chars": len(text), "windows": len(layout.windows)}
-    stored = open_run(folder, key, resume=options.resume, header=header)
+    stored = open_run(folder, key, resume=options.resume, restart=options.restart, header=header)
     done = [WindowResult.from_dict(r) for r in stored[: len(layout.windows)]]
     meter = _Meter(notify)
     if done:

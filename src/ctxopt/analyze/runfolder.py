@@ -54,9 +54,26 @@ def read_json(path: Path) -> Any:
         return None
 
 
-def open_run(folder: Path, key: str, *, resume: bool, header: dict[str, Any]) -> list[Any]:
-    """Prepare folder for the run; with resume, the stored window records 1..k in order."""
+def open_run(
+    folder: Path, key: str, *, resume: bool, restart: bool, header: dict[str, Any]
+) -> list[Any]:
+    """Prepare folder for the run; with resume, the stored window records 1..k in order.
+
+    An unfinished run of the same document is never thrown away unasked: without
+    --resume or --restart it stops with a message naming both."""
     stored = read_json(folder / RUN_FILE)
+    unfinished = (
+        stored is not None
+        and stored.get("key") == key
+        and window_file(folder, 1).exists()
+        and not (folder / FINAL_FILE).exists()
+    )
+    if unfinished and not (resume or restart):
+        done = len(list(folder.glob("window-*.json")))
+        raise UsageError(
+            f"{folder} holds {done} finished window(s) of an interrupted run of this document; "
+            "continue it with --resume, or start over with --restart"
+        )
     if resume and stored is not None and stored.get("key") != key:
         raise UsageError(
             f"{folder} holds another run (other document, windows or commands); "

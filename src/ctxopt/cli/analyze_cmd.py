@@ -78,6 +78,10 @@ def analyze_doc(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue an interrupted run after its last window.")
     ] = False,
+    restart: Annotated[
+        bool,
+        typer.Option("--restart", help="Start over, replacing an interrupted run's windows."),
+    ] = False,
     emit_prompts: Annotated[
         bool,
         typer.Option(
@@ -115,6 +119,7 @@ def analyze_doc(
         plan=plan,
         emit_prompts=emit_prompts,
         resume=resume,
+        restart=restart,
     )
     prepared = prepare(options, sys.stdin.buffer)
     summary = plan_dict(
@@ -157,6 +162,7 @@ def analyze_doc(
         memory_chars=memory_chars,
         run_dir=run_dir,
         resume=resume,
+        restart=restart,
         as_json=as_json,
         output=output,
     )
@@ -173,13 +179,16 @@ def _check_flags(
     plan: bool,
     emit_prompts: bool,
     resume: bool,
+    restart: bool,
 ) -> None:
     from ctxopt.errors import UsageError
 
     if plan and emit_prompts:
         raise UsageError("give --plan or --emit-prompts, not both")
-    if llm is None and (final_llm is not None or resume):
-        flag = "--final-llm" if final_llm is not None else "--resume"
+    if resume and restart:
+        raise UsageError("give --resume or --restart, not both")
+    if llm is None and (final_llm is not None or resume or restart):
+        flag = "--final-llm" if final_llm is not None else "--resume/--restart"
         raise UsageError(f"{flag} needs --llm (without it the digest runs offline)")
     if timeout <= 0:
         raise UsageError(f"--timeout must be positive, got {timeout:g}")

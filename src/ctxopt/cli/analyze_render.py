@@ -67,6 +67,7 @@ def run_llm(
     memory_chars: int,
     run_dir: Path | None,
     resume: bool,
+    restart: bool,
     as_json: bool,
     output: Path | None,
 ) -> bool:
@@ -82,6 +83,7 @@ def run_llm(
         memory_chars=memory_chars,
         run_dir=run_dir,
         resume=resume,
+        restart=restart,
     )
     text, layout = prepared.document.text, prepared.layout
     bar = RunBar(terminal, prepared.spend.calls, f"{len(layout.windows)} window(s)")
