@@ -82,7 +82,28 @@ def test_bad_limits_are_refused() -> None:
 
 PARAGRAPH = st.lists(
     st.sampled_from(
-        ["The", "supplier", "shall", "pay", "données", "数据", "协议", "fees.", "Risk!", "x" * 30]
+        [
+            "The",
+            "supplier",
+            "shall",
+            "pay",
+            "données",
+            "数据。",
+            "协议",
+            "fees.",
+            "Risk!",
+            "x" * 30,
+            "fees.\n",
+            '"Quoted." ',
+            "(note.)",
+            "3.14",
+            "12345",
+            "  ",
+            "\t",
+            "Mr. Smith",
+            "🙂.",
+            "—",
+        ]
     ),
     min_size=1,
     max_size=40,

@@ -121,7 +121,7 @@ def lay_out(text: str, limits: Limits) -> Layout:
     width = limits.window_tokens
     for _ in range(5):
         spans = plan_spans(total, cuts, Limits(width, limits.overlap, limits.single_pass_tokens))
-        windows = _windows(text, starts, spans, rate)
+        windows = _windows(text, starts, cuts, spans, rate)
         excess = max(w.tokens for w in windows) - limits.window_tokens
         if excess <= 0:
             break
@@ -129,11 +129,27 @@ def lay_out(text: str, limits: Limits) -> Layout:
     return Layout(len(text), total, estimate_tokens(text, rate), rate, tuple(windows))
 
 
-def _windows(text: str, starts: np.ndarray, spans: list[Span], rate: float) -> list[Window]:
-    """Windows with exact counts of their text (the overlap: the document's tokens in it)."""
+def _windows(
+    text: str, starts: np.ndarray, cuts: np.ndarray, spans: list[Span], rate: float
+) -> list[Window]:
+    """Windows with exact counts of their text.
+
+    A window cut at a section, paragraph or sentence boundary starts and ends on a
+    piece of the tokenizer's pre-split, so its count is the number of the document's
+    tokens inside it; a window with an edge inside a run of text (no boundary was in
+    reach) is counted again on its own text."""
+    total = len(starts) - 1
     bounds = [tuple(int(starts[i]) for i in (s.start, s.new_start, s.end)) for s in spans]
     bodies = [text[a:b] for a, _, b in bounds]
-    counts = tokens.count_many(bodies)
+    loose = [
+        index
+        for index, span in enumerate(spans)
+        if (span.start > 0 and cuts[span.start] == Cut.TOKEN)
+        or (span.end < total and cuts[span.end] == Cut.TOKEN)
+    ]
+    counts = [span.tokens for span in spans]
+    for index, count in zip(loose, tokens.count_many([bodies[i] for i in loose]), strict=True):
+        counts[index] = count
     return [
         Window(
             index=index,
