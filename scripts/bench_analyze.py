@@ -93,8 +93,9 @@ def make_document(chars: int, seed: int = 20261123) -> str:
     return "\n\n".join(parts)[:chars]
 
 
-def run_child(args: list[str]) -> tuple[float, int, str]:
-    """Seconds, peak RSS (MB, the child's own from wait4) and stdout of one fresh process."""
+def run_child(args: list[str]) -> tuple[float, int, str, float]:
+    """Seconds, peak RSS (MB, the child's own from wait4), stdout and CPU seconds of one
+    fresh process (CPU time tells the work apart from waiting on a busy machine)."""
     started = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "-m", "ctxopt.cli", *args],
@@ -107,7 +108,7 @@ def run_child(args: list[str]) -> tuple[float, int, str]:
     seconds = time.perf_counter() - started
     if status != 0:
         sys.exit(f"ctxopt {' '.join(args)} failed with status {status}")
-    return seconds, usage.ru_maxrss // 1024, out.decode()
+    return seconds, usage.ru_maxrss // 1024, out.decode(), usage.ru_utime + usage.ru_stime
 
 
 def series(args: list[str], runs: int) -> dict[str, object]:
@@ -118,6 +119,8 @@ def series(args: list[str], runs: int) -> dict[str, object]:
         "median_s": round(statistics.median(times), 2),
         "min_s": round(min(times), 2),
         "max_s": round(max(times), 2),
+        "cpu_median_s": round(statistics.median(r[3] for r in results), 2),
+        "load_average": round(os.getloadavg()[0], 1),
         "peak_rss_mb": max(r[1] for r in results),
         "output": results[-1][2],
     }
@@ -154,8 +157,9 @@ def main() -> None:
         row = summary[name]
         assert isinstance(row, dict)
         print(
-            f"{name}: median {row['median_s']} s ({row['min_s']}-{row['max_s']}), "
-            f"peak RSS {row['peak_rss_mb']} MB  [{row['command']}]"
+            f"{name}: median {row['median_s']} s ({row['min_s']}-{row['max_s']}), CPU "
+            f"{row['cpu_median_s']} s, peak RSS {row['peak_rss_mb']} MB, load average "
+            f"{row['load_average']}  [{row['command']}]"
         )
 
 
