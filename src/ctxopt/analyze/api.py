@@ -13,6 +13,7 @@ from ctxopt.analyze.plan import MIN_WINDOW_TOKENS, Limits
 from ctxopt.analyze.read import Document, read_document
 from ctxopt.errors import BudgetError, UsageError
 from ctxopt.pack.models import DEFAULT_RESERVE, ModelInfo, budget_for_model, find_model, load_models
+from ctxopt.wording import plural
 
 if TYPE_CHECKING:
     from ctxopt.analyze.digest import Digest
@@ -77,8 +78,8 @@ def check_calls(prepared: Prepared, max_calls: int | None) -> None:
     """Stop before the first call when the run would need more than --max-calls."""
     if max_calls is not None and prepared.spend.calls > max_calls:
         raise BudgetError(
-            f"the run needs {prepared.spend.calls} LLM calls "
-            f"({len(prepared.layout.windows)} windows), over --max-calls {max_calls}; "
+            f"the run needs {plural(prepared.spend.calls, 'LLM call')} "
+            f"({plural(len(prepared.layout.windows), 'window')}), over --max-calls {max_calls}; "
             "raise --max-calls or use a larger --window-tokens / --model"
         )
 
