@@ -9,7 +9,7 @@ import pytest
 from clitools import CliRunner
 from helpers import ROOT, init_repo, run_in_fresh_python, write_files
 
-COMMANDS = ("index", "query", "pack", "stats")
+COMMANDS = ("index", "query", "pack", "stats", "analyze-doc")
 
 
 @pytest.mark.parametrize("command", COMMANDS)

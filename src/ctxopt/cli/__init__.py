@@ -7,7 +7,7 @@ import sys
 import typer
 
 from ctxopt import __version__
-from ctxopt.cli import index_cmd, pack_cmd, query_cmd, stats_cmd
+from ctxopt.cli import analyze_cmd, index_cmd, pack_cmd, query_cmd, stats_cmd
 from ctxopt.cli.console import Terminal
 from ctxopt.config.environment import debugging
 from ctxopt.errors import CtxoptError
@@ -41,6 +41,7 @@ app.command("index")(index_cmd.index)
 app.command("query")(query_cmd.query)
 app.command("pack")(pack_cmd.pack)
 app.command("stats")(stats_cmd.stats)
+app.command("analyze-doc")(analyze_cmd.analyze_doc)
 
 
 def main() -> None:

@@ -1,0 +1,1 @@
+"""analyze-doc: document windows, rolling runs, the external LLM command, offline digest."""

@@ -1,0 +1,145 @@
+"""The external LLM command: prompt on stdin, answer on stdout, with a timeout and one repair.
+
+Any command works (``llm -m X``, ``claude -p``, ``ollama run M``).  An answer that
+exits non-zero, runs past the timeout, or is not the asked-for JSON gets one retry
+with a repair instruction; the outcome is data (``Outcome``), never parsed text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, TypeVar
+
+from ctxopt.analyze.memory import ShapeError
+from ctxopt.analyze.prompts import repair_prompt
+from ctxopt.errors import UsageError
+
+T = TypeVar("T")
+MAX_SHOWN_ERROR = 200
+
+
+class Outcome(str, Enum):
+    OK = "ok"
+    REPAIRED = "repaired"  # the first answer failed, the repair succeeded
+    EXIT = "exit"  # non-zero exit
+    TIMEOUT = "timeout"
+    NOT_JSON = "not_json"  # no JSON object, or one cut off
+    WRONG_SHAPE = "wrong_shape"  # JSON, but not the asked-for object
+
+
+@dataclass(frozen=True)
+class Attempt:
+    outcome: Outcome
+    answer: str
+    detail: str  # what went wrong, for the repair instruction and the warning
+
+
+@dataclass(frozen=True)
+class Call:
+    """One logical call (with its retry): the parsed value when it worked."""
+
+    outcome: Outcome
+    attempts: tuple[Attempt, ...]
+    value: Any = None
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome in (Outcome.OK, Outcome.REPAIRED)
+
+    @property
+    def detail(self) -> str:
+        return self.attempts[-1].detail if self.attempts else ""
+
+
+def command_argv(command: str) -> list[str]:
+    """The command split like a shell would; its program must exist."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise UsageError(f"cannot parse the LLM command {command!r}: {exc}") from exc
+    if not argv:
+        raise UsageError("the LLM command is empty")
+    if shutil.which(argv[0]) is None:
+        raise UsageError(f"LLM command not found: {argv[0]} (check --llm / --final-llm)")
+    return argv
+
+
+def run_once(argv: list[str], prompt: str, timeout: float) -> tuple[Outcome, str, str]:
+    """Send prompt on stdin; (outcome so far, stdout, detail).  Kills the group on timeout."""
+    process = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        out, err = process.communicate(prompt.encode("utf-8"), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(process)
+        process.communicate()
+        return Outcome.TIMEOUT, "", f"no answer within {timeout:g} s (--timeout)"
+    except BaseException:
+        _kill_group(process)
+        raise
+    answer = out.decode("utf-8", errors="replace")
+    if process.returncode != 0:
+        message = " ".join(err.decode("utf-8", errors="replace").split())[:MAX_SHOWN_ERROR]
+        return Outcome.EXIT, answer, f"exit code {process.returncode}: {message}".rstrip(": ")
+    return Outcome.OK, answer, ""
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        process.kill()
+
+
+def extract_json(answer: str) -> Any:
+    """The first complete JSON object in an answer (fences and prose around it allowed).
+
+    An object that runs to the end of the answer unfinished is a cut-off answer, not
+    a reason to take an object nested inside it."""
+    decoder = json.JSONDecoder()
+    end = len(answer.rstrip())
+    position = answer.find("{")
+    while position != -1:
+        try:
+            value, _ = decoder.raw_decode(answer, position)
+            return value
+        except json.JSONDecodeError as exc:
+            if exc.pos >= end - 1:
+                raise ValueError("the answer was cut off before its JSON object ended") from exc
+            position = answer.find("{", position + 1)
+    raise ValueError("the answer holds no JSON object")
+
+
+def call_json(argv: list[str], prompt: str, parse: Callable[[Any], T], *, timeout: float) -> Call:
+    """Run the command; on failure retry once with a repair instruction."""
+    attempts: list[Attempt] = []
+    current = prompt
+    for _ in range(2):
+        outcome, answer, detail = run_once(argv, current, timeout)
+        if outcome is Outcome.OK:
+            try:
+                value = parse(extract_json(answer))
+            except ShapeError as exc:
+                outcome, detail = Outcome.WRONG_SHAPE, str(exc)
+            except ValueError as exc:
+                outcome, detail = Outcome.NOT_JSON, str(exc)
+            else:
+                attempts.append(Attempt(Outcome.OK, answer, ""))
+                done = Outcome.OK if len(attempts) == 1 else Outcome.REPAIRED
+                return Call(done, tuple(attempts), value)
+        attempts.append(Attempt(outcome, answer, detail))
+        current = repair_prompt(prompt, detail)
+    return Call(attempts[-1].outcome, tuple(attempts))

@@ -1,0 +1,219 @@
+"""`ctxopt analyze-doc`: a rolling context window over documents larger than a model's window."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ctxopt.cli.console import Terminal
+from ctxopt.cli.options import JsonOption, QuietOption
+
+EXIT_PARTIAL = 4  # the report was written, but a window or the final synthesis fell back
+
+
+def analyze_doc(
+    files: Annotated[
+        list[str],
+        typer.Argument(help="Documents (.txt, .md, .pdf, .html); - reads stdin. Several = one."),
+    ],
+    *,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            "-m",
+            help="Model from pack's table: window = 80% of its input, cost in --plan "
+            "(default window: claude-sonnet-4-5's).",
+        ),
+    ] = None,
+    window_tokens: Annotated[
+        int | None, typer.Option("--window-tokens", help="Tokens of document text per window.")
+    ] = None,
+    overlap: Annotated[
+        float, typer.Option("--overlap", help="Share of a window carried into the next.")
+    ] = 0.2,
+    single_pass_tokens: Annotated[
+        int,
+        typer.Option(
+            "--single-pass-tokens", help="A document up to this many tokens is one window."
+        ),
+    ] = 100_000,
+    memory_chars: Annotated[
+        int, typer.Option("--memory-chars", help="Target size of the carried memory.")
+    ] = 10_000,
+    plan: Annotated[
+        bool,
+        typer.Option("--plan", help="Print the windows, calls, tokens and cost; call nothing."),
+    ] = False,
+    llm: Annotated[
+        str | None,
+        typer.Option(
+            "--llm",
+            help='LLM command: prompt on stdin, answer on stdout ("llm -m X", "claude -p").',
+        ),
+    ] = None,
+    final_llm: Annotated[
+        str | None,
+        typer.Option("--final-llm", help="Command for the final synthesis (default: --llm)."),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds one LLM call may take.")
+    ] = 600.0,
+    max_calls: Annotated[
+        int | None,
+        typer.Option("--max-calls", help="Stop before the first call if the run needs more."),
+    ] = None,
+    run_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--run-dir",
+            help="Where finished windows are kept (default: the cache folder, "
+            "$CTXOPT_CACHE_DIR/analyze-runs/KEY).",
+        ),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue an interrupted run after its last window.")
+    ] = False,
+    restart: Annotated[
+        bool,
+        typer.Option("--restart", help="Start over, replacing an interrupted run's windows."),
+    ] = False,
+    emit_prompts: Annotated[
+        bool,
+        typer.Option(
+            "--emit-prompts", help="Print the window prompts as JSON lines; call nothing."
+        ),
+    ] = False,
+    budget: Annotated[
+        int, typer.Option("--budget", "-b", help="Token budget of the offline digest.")
+    ] = 8000,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the report to this file.")
+    ] = None,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Analyse a document of any size: with --llm through a rolling window with memory,
+    without it as an offline digest within --budget tokens."""
+    from ctxopt.analyze.api import PlanOptions, check_calls, prepare, window_prompts
+    from ctxopt.analyze.report import plan_dict, plan_text
+
+    terminal = Terminal(quiet=quiet)
+    options = PlanOptions(
+        sources=tuple(files),
+        model=model,
+        window_tokens=window_tokens,
+        overlap=overlap,
+        single_pass_tokens=single_pass_tokens,
+        memory_chars=memory_chars,
+    )
+    _check_flags(
+        llm=llm,
+        final_llm=final_llm,
+        timeout=timeout,
+        budget=budget,
+        plan=plan,
+        emit_prompts=emit_prompts,
+        resume=resume,
+        restart=restart,
+    )
+    prepared = prepare(options, sys.stdin.buffer)
+    summary = plan_dict(
+        prepared.layout,
+        prepared.limits,
+        prepared.spend,
+        memory_chars=memory_chars,
+        model=prepared.model.name if prepared.model else None,
+    )
+    if plan:
+        _emit(terminal, json.dumps(summary, indent=2) if as_json else plan_text(summary), output)
+        return
+    if emit_prompts:
+        lines = [json.dumps(record, ensure_ascii=False) for record in window_prompts(prepared)]
+        _emit(terminal, "\n".join(lines), output)
+        return
+    if llm is None:
+        from ctxopt.cli.analyze_render import run_digest
+
+        run_digest(
+            terminal,
+            prepared,
+            summary,
+            budget=budget,
+            memory_chars=memory_chars,
+            cache_dir=_model_cache(),
+            as_json=as_json,
+            output=output,
+        )
+        return
+    check_calls(prepared, max_calls)
+    from ctxopt.cli.analyze_render import run_llm
+
+    partial = run_llm(
+        terminal,
+        prepared,
+        summary,
+        llm=llm,
+        final_llm=final_llm or llm,
+        timeout=timeout,
+        memory_chars=memory_chars,
+        run_dir=run_dir,
+        cache_dir=_model_cache(),
+        resume=resume,
+        restart=restart,
+        as_json=as_json,
+        output=output,
+    )
+    if partial:
+        raise typer.Exit(EXIT_PARTIAL)
+
+
+def _check_flags(
+    *,
+    llm: str | None,
+    final_llm: str | None,
+    timeout: float,
+    budget: int,
+    plan: bool,
+    emit_prompts: bool,
+    resume: bool,
+    restart: bool,
+) -> None:
+    from ctxopt.errors import UsageError
+
+    if plan and emit_prompts:
+        raise UsageError("give --plan or --emit-prompts, not both")
+    if resume and restart:
+        raise UsageError("give --resume or --restart, not both")
+    if llm is None and (final_llm is not None or resume or restart):
+        flag = "--final-llm" if final_llm is not None else "--resume/--restart"
+        raise UsageError(f"{flag} needs --llm (without it the digest runs offline)")
+    if timeout <= 0:
+        raise UsageError(f"--timeout must be positive, got {timeout:g}")
+    if budget < 100:
+        raise UsageError(f"--budget must be at least 100 tokens, got {budget}")
+    if llm is not None and not (plan or emit_prompts):
+        from ctxopt.analyze.llm import command_argv
+
+        command_argv(llm)
+        if final_llm is not None:
+            command_argv(final_llm)
+
+
+def _emit(terminal: Terminal, text: str, output: Path | None) -> None:
+    if output is not None:
+        output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    else:
+        terminal.payload(text)
+
+
+def _model_cache() -> Path:
+    """The cache folder of the settings layers (CTXOPT_CACHE_DIR, config files, else the user
+    cache): where the static model and the run folders live."""
+    from ctxopt.cli.settings import settings_from_flags
+
+    return settings_from_flags(None).model_cache

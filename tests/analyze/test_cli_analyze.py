@@ -1,0 +1,336 @@
+"""`ctxopt analyze-doc` end to end: the real CLI in a subprocess, the fake and a real LLM."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clitools import Run, assert_one_line_error, run_cli
+from conftest import FAKE_LLM
+from ctxopt import tokens
+from docmaker import encrypted_pdf
+from helpers import ROOT, run_in_fresh_python
+
+DOCS = ROOT / "fixtures" / "documents"
+FAKE = f"{sys.executable} {FAKE_LLM}"
+
+
+def contract(path: Path, sections: int = 6) -> Path:
+    parts = []
+    for number in range(1, sections + 1):
+        parts.append(f"## Section {number}")
+        for line in range(8):
+            parts.append(
+                f"Clause {number}.{line}: Acme shall deliver batch {number * 10 + line} to "
+                f"Globex within {line + 2} days. Payment follows delivery."
+            )
+    path.write_text("\n\n".join(parts), encoding="utf-8")
+    return path
+
+
+def calls(log: Path) -> list[str]:
+    if not log.exists():
+        return []
+    return [json.loads(line)["prompt"] for line in log.read_text().splitlines()]
+
+
+def analyze(*args: str, env: dict[str, str] | None = None) -> Run:
+    return run_cli("analyze-doc", *args, env=env)
+
+
+def test_help_lists_the_options_and_the_readme_has_the_command() -> None:
+    result = run_cli("analyze-doc", "--help")
+    assert result.code == 0
+    for flag in (
+        "--plan",
+        "--llm",
+        "--final-llm",
+        "--resume",
+        "--max-calls",
+        "--emit-prompts",
+        "--budget",
+        "--window-tokens",
+        "--memory-chars",
+        "--timeout",
+        "--json",
+    ):
+        assert flag in result.out
+    assert "analyze-doc" in run_cli("--help").out
+    readme = (ROOT / "README.md").read_text()
+    assert "ctxopt analyze-doc" in readme
+    for command in ("llm -m", "claude -p", "ollama run"):
+        assert f'--llm "{command}' in readme
+
+
+def test_plan_of_the_shipped_pdf_and_html_as_one_document() -> None:
+    result = analyze(str(DOCS / "handbook.html"), str(DOCS / "agreement.pdf"), "--plan", "--json")
+    assert result.code == 0, result.err
+    plan = result.json()
+    assert isinstance(plan, dict)
+    assert plan["single_pass"] is True and len(plan["windows"]) == 1
+    assert plan["windows"][0]["chars"] == [0, plan["chars"]]
+    assert plan["llm_calls"] == 2
+    assert plan["estimated_tokens"] == -(-plan["chars"] * 2 // 7)  # ceil(chars / 3.5)
+    assert result.err == ""  # stdout only carries the plan
+
+
+def test_plan_shows_windows_calls_tokens_and_cost(tmp_path: Path) -> None:
+    doc = contract(tmp_path / "c.md")
+    text = doc.read_text()
+    result = analyze(str(doc), "--plan", "--window-tokens", "400", "--json")
+    plan = result.json()
+    assert isinstance(plan, dict)
+    windows = plan["windows"]
+    assert len(windows) >= 3 and plan["tokens"] == tokens.count(text)
+    assert plan["llm_calls"] == 2 * len(windows)
+    for window in windows:
+        start, end = window["chars"]
+        assert window["tokens"] == tokens.count(text[start:end]) <= 400
+    for previous, window in itertools.pairwise(windows):
+        assert window["new_chars"][0] == previous["chars"][1]
+        assert 0 < window["overlap_tokens"] <= 80
+    human = analyze(str(doc), "--plan", "--model", "claude-haiku-4-5")
+    assert human.code == 0 and "LLM calls: 2 (single pass)" in human.out and "cost: $" in human.out
+
+
+def test_stdin_is_read_with_a_dash(tmp_path: Path) -> None:
+    env = {**os.environ, "NO_COLOR": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "ctxopt.cli", "analyze-doc", "-", "--plan", "--json"],
+        input=(DOCS / "agreement.pdf").read_bytes(),
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["chars"] > 500
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "code", "words"),
+    [
+        ("missing.pdf", None, 2, "no such file"),
+        ("locked.pdf", encrypted_pdf(), 1, "encrypted"),
+        ("blob.txt", bytes(range(256)) * 4, 1, "binary"),
+        ("empty.md", b"\n\n", 1, "empty"),
+    ],
+    ids=["missing", "encrypted", "binary", "empty"],
+)
+def test_bad_input_is_one_line_and_a_non_zero_exit(
+    tmp_path: Path, name: str, data: bytes | None, code: int, words: str
+) -> None:
+    path = tmp_path / name
+    if data is not None:
+        path.write_bytes(data)
+    result = analyze(str(path), "--plan")
+    assert_one_line_error(result)
+    assert result.code == code and words in result.err
+
+
+def test_bad_flags_are_usage_errors(tmp_path: Path) -> None:
+    doc = contract(tmp_path / "c.md")
+    for args in (
+        ("--model", "gpt-5", "--window-tokens", "500"),
+        ("--window-tokens", "10"),
+        ("--llm", "no-such-command-xyz"),
+        ("--resume",),
+        ("--model", "no-such-model"),
+    ):
+        result = analyze(str(doc), *args)
+        assert_one_line_error(result)
+        assert result.code == 2, args
+
+
+def test_max_calls_stops_before_the_first_call(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    doc = contract(tmp_path / "c.md")
+    result = analyze(
+        str(doc),
+        "--window-tokens",
+        "400",
+        "--llm",
+        FAKE,
+        "--max-calls",
+        "3",
+        env={"FAKE_LLM_LOG": str(log)},
+    )
+    assert_one_line_error(result)
+    assert result.code == 3 and "--max-calls 3" in result.err
+    assert calls(log) == []
+
+
+def test_emit_prompts_writes_json_lines_and_calls_nothing(tmp_path: Path) -> None:
+    doc = contract(tmp_path / "c.md")
+    result = analyze(str(doc), "--window-tokens", "400", "--emit-prompts")
+    assert result.code == 0, result.err
+    records = [json.loads(line) for line in result.out.splitlines()]
+    assert len(records) >= 3 and [r["window"] for r in records] == list(range(1, len(records) + 1))
+    text = doc.read_text()
+    for record in records:
+        start, end = record["new_chars"]
+        assert text[start:end] in record["prompt"] and "{{MEMORY}}" in record["prompt"]
+
+
+def rolling(tmp_path: Path, *extra: str, mode: str = "", name: str = "run") -> tuple[Run, Path]:
+    log = tmp_path / f"{name}.jsonl"
+    doc = contract(tmp_path / "c.md")
+    env = {"FAKE_LLM_LOG": str(log), "FAKE_LLM_MODE": mode}
+    args = ("--window-tokens", "400", "--memory-chars", "1500", "--llm", FAKE)
+    result = analyze(str(doc), *args, "--run-dir", str(tmp_path / name), *extra, env=env)
+    return result, log
+
+
+def test_a_rolling_run_prints_a_report_and_json(tmp_path: Path) -> None:
+    result, log = rolling(tmp_path)
+    assert result.code == 0, result.err
+    report = result.out
+    for heading in (
+        "## Executive summary",
+        "## Insights",
+        "## Entities",
+        "## Relationships",
+        "## Flags",
+    ):
+        assert heading in report
+    assert "summary over windows 1,2,3" in report and "Entity2 → follows → Entity1" in report
+    prompts = calls(log)
+    as_json, _ = rolling(tmp_path, "--json", name="json")
+    value = as_json.json()
+    assert isinstance(value, dict)
+    assert set(value) >= {"plan", "windows", "memory", "graph", "report", "final"}
+    assert len(value["windows"]) == len(value["plan"]["windows"]) == len(prompts) // 2
+    assert value["report"] == report
+    assert value["failed_windows"] == []
+
+
+def test_failures_are_warned_reported_and_exit_4(tmp_path: Path) -> None:
+    result, _log = rolling(tmp_path, mode="fail-window=2")
+    assert result.code == 4
+    assert "Traceback" not in result.err
+    assert "window 2 failed after a retry" in result.err
+    assert "## Failed steps" in result.out and "- window 2:" in result.out
+    assert "summary over windows" in result.out  # the run went on to the final pass
+    hang, _ = rolling(tmp_path, "--timeout", "1", mode="hang", name="hang")
+    assert hang.code == 4 and "no answer within 1 s" in hang.err
+
+
+def test_an_interrupted_run_resumes_to_the_same_report(tmp_path: Path) -> None:
+    whole, whole_log = rolling(tmp_path, name="whole")
+    assert whole.code == 0, whole.err
+    killed, killed_log = rolling(tmp_path, mode="kill-at=4", name="killed")
+    assert killed.code == -9, killed.err  # the process died mid-run (SIGKILL)
+    finished = sorted(p.name for p in (tmp_path / "killed").glob("window-*.json"))
+    assert finished == ["window-0001.json"]  # calls 1-2 made window 1; call 4 killed it
+    before = len(calls(killed_log))
+    forgot, _ = rolling(tmp_path, name="killed")  # paid windows are never thrown away unasked
+    assert_one_line_error(forgot)
+    assert forgot.code == 2 and "--resume" in forgot.err and "--restart" in forgot.err
+    assert len(calls(killed_log)) == before
+    resumed, _ = rolling(tmp_path, "--resume", name="killed")
+    assert resumed.code == 0, resumed.err
+    assert "resuming after window 1" in resumed.err
+    assert resumed.out == whole.out
+    again = calls(killed_log)[before:]
+    assert len(again) == len(calls(whole_log)) - 2  # window 1's two calls were not paid twice
+    assert "This is window 1 of" not in "".join(again)
+
+
+def varied(path: Path, paragraphs: int = 120) -> Path:
+    """A document of varied sentences (not one template), made from a fixed seed."""
+    import random
+
+    rng = random.Random(7)
+    who = ("The supplier", "The auditor", "Each carrier", "The board", "A processor", "The bank")
+    what = (
+        "must report outages",
+        "shall encrypt backups",
+        "may audit invoices",
+        "will insure cargo",
+        "shall delete logs",
+        "must train staff",
+        "may sublicense code",
+    )
+    when = ("every quarter", "within ten days", "before renewal", "on request", "each year")
+    parts = []
+    for number in range(paragraphs):
+        if number % 10 == 0:
+            parts.append(f"## Chapter {number // 10 + 1}")
+        parts.append(
+            " ".join(
+                f"{rng.choice(who)} {rng.choice(what)} {rng.choice(when)} "
+                f"in region {rng.randint(1, 40)}."
+                for _ in range(4)
+            )
+        )
+    path.write_text("\n\n".join(parts), encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+def test_the_offline_digest_fits_the_budget_with_the_real_embedder(tmp_path: Path) -> None:
+    doc = varied(tmp_path / "c.md")
+    result = analyze(
+        str(doc), "--budget", "400", "--window-tokens", "1000", "--memory-chars", "800"
+    )
+    assert result.code == 0, result.err
+    assert result.out.startswith("# Digest of")
+    assert tokens.count(result.out) <= 400
+    bullets = [line[2:] for line in result.out.splitlines() if line.startswith("- ")]
+    assert len(bullets) >= 3 and len(set(bullets)) == len(bullets)
+    value = analyze(str(doc), "--budget", "400", "--window-tokens", "1000", "--json").json()
+    assert isinstance(value, dict) and value["digest_tokens"] <= 400 and len(value["windows"]) > 1
+
+
+@pytest.mark.slow
+def test_a_real_llm_command_runs_offline(tmp_path: Path) -> None:
+    """`llm -m echo` (llm with the llm-echo plugin) is a real LLM CLI that runs offline: it
+    answers JSON that is not the asked-for shape, so every window falls back, visibly."""
+    if shutil.which("llm") is None:
+        pytest.fail("llm is in the test extra: pip install -e '.[test]'")
+    env = {"LLM_USER_PATH": str(tmp_path / "llm-home")}
+    doc = DOCS / "agreement.pdf"
+    result = analyze(
+        str(doc),
+        "--llm",
+        "llm -m echo --no-log",
+        "--run-dir",
+        str(tmp_path / "run"),
+        "--timeout",
+        "120",
+        env=env,
+    )
+    assert result.code == 4, result.err
+    assert "window 1 failed after a retry" in result.err
+    record = json.loads((tmp_path / "run" / "window-0001.json").read_text())
+    echoed = json.loads(record["answers"][0])
+    assert "Northwind Traders supplies industrial sensors" in echoed["prompt"]  # via stdin
+    assert "could not be used" in json.loads(record["answers"][1])["prompt"]  # the repair
+
+
+def test_the_plan_and_digest_paths_never_import_torch(tmp_path: Path) -> None:
+    doc = contract(tmp_path / "c.md")
+    _, heavy = run_in_fresh_python(
+        "import sys\n"
+        "from ctxopt.cli import main\n"
+        f"sys.argv = ['ctxopt', 'analyze-doc', {str(doc)!r}, '--plan']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "import ctxopt.analyze.digest, ctxopt.analyze.run, ctxopt.analyze.api\n"
+    )
+    assert heavy == []
+
+
+def test_ctrl_c_keeps_the_finished_windows_and_says_how_to_resume(tmp_path: Path) -> None:
+    whole, _ = rolling(tmp_path, name="whole")
+    stopped, _ = rolling(tmp_path, mode="interrupt-at=4", name="stopped")
+    assert_one_line_error(stopped)
+    assert stopped.code == 130 and "--resume" in stopped.err
+    assert (tmp_path / "stopped" / "window-0001.json").exists()
+    resumed, _ = rolling(tmp_path, "--resume", name="stopped")
+    assert resumed.code == 0 and resumed.out == whole.out

@@ -1,0 +1,78 @@
+"""The offline digest: representative, non-redundant sentences within the budget."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ctxopt import tokens
+from ctxopt.analyze.digest import digest, mmr
+from ctxopt.analyze.layout import lay_out
+from ctxopt.analyze.plan import Limits
+from helpers import HashEmbedder
+
+TOPICS = (
+    "The supplier shall deliver sensors to the Rotterdam warehouse every month.",
+    "Invoices are paid within forty five days of receipt by the customer.",
+    "Personal data stays inside the European Union under the processing terms.",
+    "Liability is capped at the fees of the previous twelve months.",
+    "Either party may terminate the agreement with ninety days notice.",
+)
+
+
+def document(repeats: int = 12) -> str:
+    paragraphs = []
+    for round_ in range(repeats):
+        paragraphs.append(f"## Part {round_ + 1}")
+        paragraphs.append(" ".join(TOPICS))
+        paragraphs.append(f"Batch {round_} arrived on day {round_ * 3 + 1} without damage reports.")
+    return "\n\n".join(paragraphs)
+
+
+def test_mmr_prefers_relevant_rows_and_skips_near_duplicates() -> None:
+    vectors = np.asarray([[1, 0], [1, 0], [0.6, 0.8]], dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    chosen = mmr(vectors, np.asarray([1.0, 0.99, 0.6]), np.asarray([10, 10, 10]), 20)
+    assert chosen == [0, 2]  # the duplicate of row 0 loses to the different row
+
+
+def test_the_digest_fits_the_budget_and_quotes_the_document() -> None:
+    text = document()
+    layout = lay_out(text, Limits(300, 0.2, 0))
+    assert len(layout.windows) > 2
+    result = digest(text, layout, HashEmbedder(), budget=300, memory_chars=600, title="contract.md")
+    assert result.tokens == tokens.count(result.text) <= 300
+    assert result.text.startswith("# Digest of contract.md")
+    bullets = [line[2:] for line in result.text.splitlines() if line.startswith("- ")]
+    assert bullets and len(bullets) == len(set(bullets))  # no sentence twice
+    for bullet in bullets:
+        assert bullet in " ".join(text.split())
+    for window in result.windows:  # the carried memory stays under its target
+        assert sum(len(result.sentences[i].text) + 1 for i in window.memory) <= 600
+    repeated = sum(1 for b in bullets if b in TOPICS)
+    assert repeated <= len(TOPICS)  # the twelve copies of each topic collapse to one
+
+
+def test_memory_is_carried_forward_from_window_to_window() -> None:
+    text = document()
+    layout = lay_out(text, Limits(300, 0.2, 0))
+    result = digest(text, layout, HashEmbedder(), budget=2000, memory_chars=400, title="t")
+    first, second = result.windows[0], result.windows[1]
+    pool = set(first.memory) | set(second.picks)
+    assert set(second.memory) <= pool  # chosen from the carried memory and the new picks
+    assert set(first.memory) & set(result.windows[-1].memory) or len(result.windows) > 1
+    starts = [result.sentences[i].start for i in result.chosen]
+    assert starts == sorted(starts)  # the digest reads in document order
+
+
+def test_a_larger_budget_holds_more_and_a_tiny_one_is_refused() -> None:
+    text = document()
+    layout = lay_out(text, Limits(300, 0.2, 0))
+    small = digest(text, layout, HashEmbedder(), budget=150, memory_chars=600, title="t")
+    large = digest(text, layout, HashEmbedder(), budget=1500, memory_chars=600, title="t")
+    assert len(large.chosen) > len(small.chosen)
+    import pytest
+
+    from ctxopt.errors import BudgetError
+
+    with pytest.raises(BudgetError, match="--budget 10"):
+        digest(text, layout, HashEmbedder(), budget=10, memory_chars=600, title="t")

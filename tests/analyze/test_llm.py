@@ -1,0 +1,117 @@
+"""The external command: answers, JSON extraction, one repair, timeouts; memory shape and size."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FAKE_LLM
+from ctxopt.analyze.llm import Outcome, call_json, command_argv, extract_json
+from ctxopt.analyze.memory import (
+    Entity,
+    Findings,
+    Memory,
+    ShapeError,
+    findings_from,
+    fit_memory,
+    memory_from,
+    truncated_memory,
+)
+from ctxopt.errors import UsageError
+
+FAKE = [sys.executable, str(FAKE_LLM)]
+WINDOW_PROMPT = "This is window 2 of 3.\n<new_text>\nAcme pays Globex.\n</new_text>\n"
+
+
+def test_json_is_found_inside_fences_and_prose() -> None:
+    assert extract_json('Sure!\n```json\n{"a": [1, {"b": "}"}]}\n```\nDone.') == {
+        "a": [1, {"b": "}"}]
+    }
+    assert extract_json('{broken {"ok": true}') == {"ok": True}
+    with pytest.raises(ValueError):
+        extract_json('{"insights": ["cut off')
+
+
+def test_the_shape_is_checked() -> None:
+    assert findings_from({"insights": ["x"], "entities": ["Acme"]}).entities == (Entity("Acme"),)
+    with pytest.raises(ShapeError):
+        findings_from({"prompt": "an echo"})
+    with pytest.raises(ShapeError):
+        findings_from({"insights": "not a list"})
+    with pytest.raises(ShapeError):
+        memory_from(["a list"])
+
+
+def test_a_good_answer_is_parsed_first_time(fake_llm: Path) -> None:
+    call = call_json(FAKE, WINDOW_PROMPT, findings_from, timeout=30)
+    assert call.outcome is Outcome.OK and len(call.attempts) == 1
+    assert call.value.insights == ("insight of window 2",)
+    assert {e.name for e in call.value.entities} >= {"Entity2", "Acme", "Globex"}
+    assert json.loads(fake_llm.read_text().splitlines()[0])["prompt"] == WINDOW_PROMPT
+
+
+@pytest.mark.parametrize(
+    ("mode", "outcome"),
+    [
+        ("exit", Outcome.EXIT),
+        ("garbage", Outcome.NOT_JSON),
+        ("cutoff", Outcome.NOT_JSON),
+    ],
+)
+def test_failures_get_one_retry_with_a_repair_instruction(
+    fake_llm: Path, monkeypatch: pytest.MonkeyPatch, mode: str, outcome: Outcome
+) -> None:
+    monkeypatch.setenv("FAKE_LLM_MODE", mode)
+    call = call_json(FAKE, WINDOW_PROMPT, findings_from, timeout=30)
+    assert not call.ok and call.outcome is outcome and len(call.attempts) == 2
+    prompts = [json.loads(line)["prompt"] for line in fake_llm.read_text().splitlines()]
+    assert prompts[0] == WINDOW_PROMPT
+    assert prompts[1].startswith(WINDOW_PROMPT) and "could not be used" in prompts[1]
+
+
+def test_a_repaired_answer_counts_as_repaired(
+    fake_llm: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_LLM_MODE", "repair-once")
+    call = call_json(FAKE, WINDOW_PROMPT, findings_from, timeout=30)
+    assert call.outcome is Outcome.REPAIRED and call.ok
+    assert call.attempts[0].outcome is Outcome.NOT_JSON
+
+
+def test_a_hanging_command_is_killed_at_the_timeout(
+    fake_llm: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_LLM_MODE", "hang")
+    call = call_json(FAKE, WINDOW_PROMPT, findings_from, timeout=1)
+    assert call.outcome is Outcome.TIMEOUT and len(call.attempts) == 2
+    assert "--timeout" in call.detail
+
+
+def test_a_missing_command_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="not found"):
+        command_argv("no-such-llm-command -m x")
+    with pytest.raises(UsageError):
+        command_argv("'unclosed")
+
+
+def test_memory_stays_under_its_target_dropping_the_oldest() -> None:
+    memory = Memory(running_insights=tuple(f"insight {i:03d}" for i in range(200)))
+    fitted = fit_memory(memory, 500)
+    assert len(fitted.to_json()) <= 500
+    assert fitted.running_insights[-1] == "insight 199"
+    assert "insight 000" not in fitted.running_insights
+
+
+def test_truncation_keeps_what_is_known_and_the_last_characters() -> None:
+    previous = Memory(running_insights=("earlier insight",))
+    findings = Findings(insights=("window insight",), entities=(Entity("Acme"),))
+    text = "x" * 5000 + "THE END"
+    memory = truncated_memory(previous, findings, text, 1000)
+    assert len(memory.to_json()) <= 1000
+    assert memory.carried_text.endswith("THE END") and len(memory.carried_text) >= 250
+    assert "earlier insight" in memory.running_insights and Entity("Acme") in memory.key_entities
+    bare = truncated_memory(Memory(), None, text, 1000)
+    assert bare.carried_text == text[-len(bare.carried_text) :]
