@@ -60,7 +60,7 @@ def with_optional_values(argv: list[str]) -> list[str]:
 def main() -> None:
     """Entry point: expected errors become one line on stderr and a non-zero exit."""
     try:
-        app(args=with_optional_values(sys.argv[1:]), standalone_mode=False)
+        code = app(args=with_optional_values(sys.argv[1:]), standalone_mode=False)
     except CtxoptError as exc:
         Terminal().error(str(exc))
         sys.exit(exc.exit_code)
@@ -82,3 +82,12 @@ def main() -> None:
             f"internal error: {type(exc).__name__}: {exc} (set CTXOPT_DEBUG=1 for the traceback)"
         )
         sys.exit(1)
+    # Without standalone mode typer turns Ctrl-C into a returned 130 (and typer.Exit into its
+    # code) instead of raising: an ignored return value used to make an interrupted run exit 0.
+    if isinstance(code, int) and code:
+        if code == INTERRUPTED_CODE:
+            Terminal().error("interrupted")
+        sys.exit(code)
+
+
+INTERRUPTED_CODE = 130

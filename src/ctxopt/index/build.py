@@ -17,10 +17,13 @@ from ctxopt.discover import walk as discovery
 from ctxopt.embed.models import DIMENSIONS, Embedder, canonical_name, get_embedder
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index import schema
+from ctxopt.index.commit import IndexState, index_state
 from ctxopt.index.graph import build_graph
+from ctxopt.index.lock import index_lock
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import ProcessedFile, file_hash, process_files
-from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, index_exists
+from ctxopt.index.recover import prepare_update
+from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, make_index_folder
 from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats
 
 EMBED_BATCH = 1024
@@ -61,9 +64,9 @@ class _Batch:
 def read_stored(db: Path, *, full: bool) -> tuple[IndexReader | None, IndexMeta | None]:
     """The index's reader and meta, read once per run; with --full an unreadable index counts
     as none (it is rebuilt anyway)."""
-    if not index_exists(db):
+    if prepare_update(db, full=full) is IndexState.MISSING:  # roll back / resume / clear
         return None, None
-    reader = IndexReader(db)
+    reader = IndexReader(db, committed=False)
     try:
         return reader, reader.meta()
     except Exception:
@@ -113,8 +116,28 @@ def build_index(
     progress: Progress | None = None,
     embedder: Embedder | None = None,
     workers: int | None = None,
+    wait: bool = False,
 ) -> IndexStats:
-    """Bring the index of settings.root up to date and return its figures."""
+    """Bring the index of settings.root up to date and return its figures.
+
+    One run at a time per index: a second one raises IndexBusyError, or with wait blocks
+    until the first ends."""
+    make_index_folder(settings.db_path)
+    notify = progress.message if progress else None
+    with index_lock(settings.db_path, wait=wait, notify=notify):
+        return _build_locked(
+            settings, full=full, progress=progress, embedder=embedder, workers=workers
+        )
+
+
+def _build_locked(
+    settings: Settings,
+    *,
+    full: bool = False,
+    progress: Progress | None = None,
+    embedder: Embedder | None = None,
+    workers: int | None = None,
+) -> IndexStats:
     started = time.perf_counter()
     progress = progress or SilentProgress()
     db = settings.db_path
@@ -134,11 +157,28 @@ def build_index(
     plan, same = resolve_touched(plan, hashes, stored)
     todo = [*plan.added, *plan.changed]
     skipped = dict(Counter(s.reason for s in found.skipped))
-    if not todo and not plan.deleted and not same and meta is not None and meta.last_commit == head:
+    complete = index_state(db) is IndexState.COMPLETE  # else finish an interrupted run
+    if (
+        complete
+        and not todo
+        and not plan.deleted
+        and not same
+        and meta is not None
+        and meta.last_commit == head
+    ):
         ignore_self(db)  # an index built before ctxopt wrote .gitignore
         return _stats(stored, skipped, started, embedder_name, db)
 
     embedder = embedder or get_embedder(embedder_name, notify=progress.message)
+    new_meta = IndexMeta(
+        format_version=schema.FORMAT_VERSION,
+        embedder=embedder_name,
+        dimensions=embedder.dimensions,
+        chunker_version=CHUNKER_VERSION,
+        last_commit=head,
+        indexed_at=time.time(),
+        repo_root=str(settings.root),
+    )
     writer_box: list[IndexWriter] = []
 
     def writer() -> IndexWriter:
@@ -146,6 +186,7 @@ def build_index(
             writer_box.append(IndexWriter(db, DIMENSIONS.get(embedder_name, embedder.dimensions)))
             if meta is None:
                 writer_box[0].drop_all()
+                writer_box[0].write_meta(new_meta)  # an interrupted run can be resumed
         return writer_box[0]
 
     commit_times = gitmeta.last_commit_times(settings.root, [s.path for s in todo]) if todo else {}
@@ -182,17 +223,7 @@ def build_index(
     target.upsert_files([records[s.path] for s in same], deleted=list(plan.deleted))
     for path in plan.deleted:
         records.pop(path, None)
-    target.write_meta(
-        IndexMeta(
-            format_version=schema.FORMAT_VERSION,
-            embedder=embedder_name,
-            dimensions=embedder.dimensions,
-            chunker_version=CHUNKER_VERSION,
-            last_commit=head,
-            indexed_at=time.time(),
-            repo_root=str(settings.root),
-        )
-    )
+    target.write_meta(replace(new_meta, indexed_at=time.time()))
     if _graph_changed(stored, records, meta is None):
         target.write_graph(build_graph({p: r.imports for p, r in records.items()}))
     target.finish(rebuild_fts=meta is None)

@@ -1,0 +1,78 @@
+"""Before a run writes: bring the tables to a state it can build on.
+
+- A complete index whose tables moved past the commit (a run killed after writing some
+  versions) is rolled back to the committed versions: the killed run's work is redone.
+- An incomplete index (a first run killed before its commit) is resumed: chunks of files
+  the files table does not claim are dropped (the table is written after the chunks, so
+  it never claims a file whose chunks are missing) and the run adds the rest.
+- A damaged index stops a plain run with one line naming `ctxopt index --full`; under
+  --full it is deleted and rebuilt, as is an incomplete one.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ctxopt.errors import CtxoptError, IndexCorruptError
+from ctxopt.index import schema
+from ctxopt.index.commit import TABLES, IndexState, corrupt, index_state, read_commit, remove_commit
+from ctxopt.index.store import LANCE_ERRORS, IndexReader, check_files, in_list, table_uri
+
+
+def prepare_update(db: Path, *, full: bool) -> IndexState:
+    """Roll back, resume or clear the index at db; the state the run starts from."""
+    state = index_state(db)
+    if state is IndexState.COMPLETE:
+        try:
+            roll_back(db)
+        except IndexCorruptError:
+            if not full:
+                raise
+            drop_index(db)
+            return IndexState.MISSING
+        return state
+    if state is IndexState.INCOMPLETE and (full or not _resumable(db)):
+        drop_index(db)
+        return IndexState.MISSING
+    return state
+
+
+def roll_back(db: Path) -> None:
+    """Make each table's committed version its latest again (a new Lance version)."""
+    import lance
+
+    commit = read_commit(db)
+    assert commit is not None
+    for name in TABLES:
+        try:
+            dataset = lance.dataset(table_uri(str(db), name), version=commit.versions[name])
+            check_files(dataset, db, name)
+            if dataset.latest_version != dataset.version:
+                dataset.restore()
+        except LANCE_ERRORS as exc:
+            raise corrupt(db, f"the {name} table cannot be opened") from exc
+
+
+def _resumable(db: Path) -> bool:
+    """Whether an interrupted first run can be finished: its meta and files are readable
+    (orphan chunks are dropped here).  If not, the run starts over."""
+    try:
+        reader = IndexReader(db, committed=False)
+        reader.meta()
+        claimed = set(reader.file_records())
+        chunks = reader.dataset(schema.CHUNKS)
+        present = set(chunks.to_table(columns=["path"]).column("path").to_pylist())
+        orphans = sorted(present - claimed)
+        for start in range(0, len(orphans), 500):
+            chunks.delete(in_list("path", orphans[start : start + 500]))
+    except (CtxoptError, *LANCE_ERRORS):
+        return False
+    return True
+
+
+def drop_index(db: Path) -> None:
+    """Delete the marker first (a reader must never see a marker without its tables)."""
+    remove_commit(db)
+    for name in TABLES:
+        shutil.rmtree(table_uri(str(db), name), ignore_errors=True)
