@@ -21,7 +21,7 @@ from ctxopt.index.commit import IndexState, index_state
 from ctxopt.index.graph import build_graph
 from ctxopt.index.lock import index_lock
 from ctxopt.index.plan import plan_refresh, resolve_touched
-from ctxopt.index.process import ProcessedFile, file_hash, process_files
+from ctxopt.index.process import ProcessedFile, file_hash, process_files, warm_up
 from ctxopt.index.recover import prepare_update
 from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, make_index_folder
 from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats
@@ -169,6 +169,8 @@ def _build_locked(
         ignore_self(db)  # an index built before ctxopt wrote .gitignore
         return _stats(stored, skipped, started, embedder_name, db)
 
+    if todo:
+        warm_up()  # start the parser workers' fork server while the embedder loads
     embedder = embedder or get_embedder(embedder_name, notify=progress.message)
     new_meta = IndexMeta(
         format_version=schema.FORMAT_VERSION,

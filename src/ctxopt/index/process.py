@@ -1,17 +1,15 @@
-"""Reading, hashing and chunking files, in worker processes when there are many."""
+"""Reading, hashing and chunking files, every parse isolated in a worker process."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from ctxopt.index.workers import WorkerPool
 from ctxopt.types import ChunkedFile, SourceFile
-
-POOL_THRESHOLD = 64
 
 
 @dataclass(frozen=True)
@@ -49,73 +47,58 @@ def process_file(source: SourceFile, timeout_s: float) -> ProcessedFile:
     return ProcessedFile(source, content_hash, chunked)
 
 
-def _process_star(args: tuple[SourceFile, float]) -> ProcessedFile:
-    return process_file(*args)
-
-
 def process_files(
     sources: Sequence[SourceFile], timeout_s: float, workers: int
 ) -> Iterator[ProcessedFile]:
-    """Process files in order, in worker processes when there are many and workers > 1.
+    """Process files in order, every parse in a worker process, whatever the run's size.
 
-    A worker that dies (a parser crashing on a hostile file) costs only its files:
-    the rest go on in a new pool, and each file of the lost batch is retried alone,
-    falling back to line chunks if it kills its worker again.  When no worker can start
-    at all (a caller's script without a main guard, a sandbox without process support),
-    the files are processed in this process instead of all falling back to line chunks.
+    A file whose parser kills its worker (a segfaulting grammar) or runs past the watchdog
+    (a grammar that hangs where the parse deadline cannot reach) costs only that file: it
+    falls back to line chunks, its worker is replaced and the others go on.  When no worker
+    can start at all (a caller's script without a main guard, a sandbox without process
+    support), the files are processed in this process instead.
     """
-    if workers <= 1 or len(sources) < POOL_THRESHOLD:
-        for source in sources:
-            yield process_file(source, timeout_s)
+    if not sources:
         return
-    done = 0
-    while done < len(sources):
-        try:
-            for result in _pool_map(sources[done:], timeout_s, workers):
-                yield result
-                done += 1
-        except BrokenProcessPool:
-            if not _pool_starts():
-                for source in sources[done:]:
-                    yield process_file(source, timeout_s)
-                return
-            for source in sources[done : done + BATCH]:
-                yield _isolated(source, timeout_s)
-                done += 1
-
-
-BATCH = 16  # files a worker takes at a time
-
-
-def _pool_map(
-    sources: Sequence[SourceFile], timeout_s: float, workers: int
-) -> Iterator[ProcessedFile]:
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
-        jobs = ((source, timeout_s) for source in sources)
-        yield from pool.map(_process_star, jobs, chunksize=BATCH)
-
-
-def _pool_starts() -> bool:
-    """Whether a worker process can start and answer at all."""
     try:
-        with ProcessPoolExecutor(max_workers=1, mp_context=_context()) as pool:
-            return bool(pool.submit(abs, -1).result() == 1)
-    except (BrokenProcessPool, OSError, RuntimeError):
-        return False
+        pool = WorkerPool(max(1, workers), timeout_s)
+    except (OSError, RuntimeError):
+        yield from (process_file(source, timeout_s) for source in sources)
+        return
+    with pool:
+        yield from pool.run(sources)
 
 
-def _isolated(source: SourceFile, timeout_s: float) -> ProcessedFile:
-    """One file in a worker of its own; line chunks if the parser kills that worker too."""
+def watchdog_s(timeout_s: float) -> float:
+    """How long one file may take in a worker before it counts as hung: the parse deadline
+    plus generous room for chunking and counting a large file on a busy machine."""
+    return 3 * timeout_s + HANG_SLACK_S
+
+
+HANG_SLACK_S = 30.0
+BATCH = 16  # files sent to a worker at a time (results come back one by one)
+
+
+def warm_up() -> None:
+    """Start the fork server now, so its imports overlap the caller's own start-up."""
+    with contextlib.suppress(OSError, RuntimeError, ValueError):
+        from multiprocessing import forkserver
+
+        _context()
+        forkserver.ensure_running()
+
+
+def _fallback(source: SourceFile, reason: str) -> ProcessedFile:
+    """Line chunks for a file whose parser crashed or hung (read again here, no parser)."""
+    from ctxopt.chunking import chunk_file, read_source
+
     try:
-        with ProcessPoolExecutor(max_workers=1, mp_context=_context()) as pool:
-            return pool.submit(_process_star, (source, timeout_s)).result()
-    except BrokenProcessPool:
-        from ctxopt.chunking import chunk_file, read_source
-
         text, decode_errors = read_source(source.abs_path)
-        fallback = chunk_file(source.path, text, "text", timeout_s=timeout_s)
-        chunked = ChunkedFile(fallback.chunks, "parser crashed", decode_errors)
-        return ProcessedFile(source, file_hash(source.abs_path), chunked)
+    except OSError as exc:
+        return ProcessedFile(source, file_hash(source.abs_path), ChunkedFile(()), error=str(exc))
+    fallback = chunk_file(source.path, text, "text")
+    chunked = ChunkedFile(fallback.chunks, reason, decode_errors)
+    return ProcessedFile(source, file_hash(source.abs_path), chunked)
 
 
 def _context() -> multiprocessing.context.BaseContext:
