@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import shutil
+from collections import Counter
 from pathlib import Path
 
 from ctxopt.errors import CtxoptError, IndexCorruptError
@@ -55,17 +56,23 @@ def roll_back(db: Path) -> None:
 
 
 def _resumable(db: Path) -> bool:
-    """Whether an interrupted first run can be finished: its meta and files are readable
-    (orphan chunks are dropped here).  If not, the run starts over."""
+    """Whether an interrupted run without a commit can be finished: its meta and files are
+    readable.  Files whose chunks do not match their record (a run killed between deleting
+    a file's chunks and adding the new ones) and chunks of unclaimed files are dropped, so
+    the run adds them again.  If the tables cannot be read, the run starts over."""
     try:
         reader = IndexReader(db, committed=False)
         reader.meta()
-        claimed = set(reader.file_records())
+        records = reader.file_records()
         chunks = reader.dataset(schema.CHUNKS)
-        present = set(chunks.to_table(columns=["path"]).column("path").to_pylist())
-        orphans = sorted(present - claimed)
-        for start in range(0, len(orphans), 500):
-            chunks.delete(in_list("path", orphans[start : start + 500]))
+        counts = Counter(chunks.to_table(columns=["path"]).column("path").to_pylist())
+        wrong = [p for p, r in records.items() if counts.get(p, 0) != r.chunks]
+        stray = sorted(set(counts) - set(records) | set(wrong))
+        for start in range(0, len(stray), 500):
+            chunks.delete(in_list("path", stray[start : start + 500]))
+        files = reader.dataset(schema.FILES)
+        for start in range(0, len(wrong), 500):
+            files.delete(in_list("path", wrong[start : start + 500]))
     except (CtxoptError, *LANCE_ERRORS):
         return False
     return True
