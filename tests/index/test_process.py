@@ -74,3 +74,32 @@ def test_without_worker_processes_files_are_still_parsed(
     assert [r.source.path for r in results] == [s.path for s in files]
     assert all(not r.chunked.fallback_reason for r in results)
     assert {c.name for r in results for c in r.chunked.chunks} >= {"func_0", "func_69"}
+
+
+HANGER = "mod_1.py"
+
+
+def hang_on_one_file(source: SourceFile, timeout_s: float) -> process.ProcessedFile:
+    if source.path == HANGER:
+        import time
+
+        time.sleep(600)  # a grammar stuck where the parse deadline cannot reach
+    if source.path == CRASHER:
+        os._exit(3)
+    return REAL(source, timeout_s)
+
+
+def test_small_runs_are_isolated_too_and_a_hang_costs_one_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = sources(tmp_path, 8)  # far below any pool threshold
+    monkeypatch.setattr(process, "process_file", hang_on_one_file)
+    monkeypatch.setattr(process, "_context", lambda: multiprocessing.get_context("fork"))
+    monkeypatch.setattr(process, "HANG_SLACK_S", 2.0)
+    results = list(process.process_files(files, 0.5, workers=1))
+    assert [r.source.path for r in results] == [s.path for s in files]
+    reasons = {r.source.path: r.chunked.fallback_reason for r in results}
+    assert reasons.pop(HANGER) == "parser hung"
+    assert reasons.pop(CRASHER) == "parser crashed"
+    assert set(reasons.values()) == {""}
+    assert all(r.chunked.chunks for r in results)

@@ -34,16 +34,16 @@ def _serve(conn: Connection, timeout_s: float) -> None:
     from ctxopt.index import process
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    conn.send(READY)
-    while True:
-        try:
+    try:
+        conn.send(READY)
+        while True:
             batch = conn.recv()
-        except (EOFError, OSError):
-            return
-        if batch is None:
-            return
-        for index, source in batch:
-            conn.send((index, process.process_file(source, timeout_s)))
+            if batch is None:
+                return
+            for index, source in batch:
+                conn.send((index, process.process_file(source, timeout_s)))
+    except (OSError, EOFError):  # the parent is gone (killed): stop quietly
+        return
 
 
 def _answered(conn: Connection) -> bool:
