@@ -6,6 +6,8 @@ with a reason; see `discover` for the walk that applies these rules.
 
 from __future__ import annotations
 
+import codecs
+
 VENDORED_DIRS = frozenset(
     {
         "vendor",
@@ -89,9 +91,16 @@ def name_reason(name: str, extension: str) -> str | None:
     return None
 
 
+WIDE_BOMS = (
+    codecs.BOM_UTF16_LE,
+    codecs.BOM_UTF16_BE,
+    codecs.BOM_UTF32_BE,
+)  # UTF-32 LE: UTF-16 LE's
+
+
 def content_reason(extension: str, head: bytes) -> str | None:
     """Skip reason told by the first HEAD_BYTES of a file."""
-    if b"\0" in head:
+    if b"\0" in head and not head.startswith(WIDE_BOMS):  # UTF-16/32 text has NULs
         return "binary"
     if _has_marker(head):
         return "generated"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import multiprocessing
+import signal
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -82,10 +84,29 @@ BATCH = 16  # files sent to a worker at a time (results come back one by one)
 def warm_up() -> None:
     """Start the fork server now, so its imports overlap the caller's own start-up."""
     with contextlib.suppress(OSError, RuntimeError, ValueError):
-        from multiprocessing import forkserver
+        start_server(_context())
 
-        _context()
+
+def start_server(context: multiprocessing.context.BaseContext) -> None:
+    """Start the fork server (if context uses one) ignoring SIGINT: an ignored signal stays
+    ignored through exec, so Ctrl-C, which reaches the whole process group, never stops the
+    server or its workers (the parent stops them), nor kills one mid-start-up with a fatal
+    error.  SIGINT is blocked meanwhile, so one that arrives is delivered to the parent
+    once its handler is back (Linux keeps a blocked signal pending even while ignored)."""
+    if context.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()  # only the main thread may change signal handlers
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
         forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _fallback(source: SourceFile, reason: str) -> ProcessedFile:

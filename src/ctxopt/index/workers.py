@@ -67,6 +67,7 @@ class WorkerPool:
         from ctxopt.index import process
 
         self._context: Any = process._context()
+        process.start_server(self._context)
         self._timeout_s = timeout_s
         self._watchdog = process.watchdog_s(timeout_s)
         self._workers: list[_Worker] = []
