@@ -79,13 +79,14 @@ def _strict_or_replace(data: bytes, encoding: str, source: Source) -> Decoded:
         return Decoded(data.decode(encoding), encoding, source)
     except UnicodeDecodeError:
         text = data.decode(encoding, errors="replace")
-        return Decoded(text, encoding, source, replaced=text.count("\ufffd"))
+        genuine = data.decode(encoding, errors="ignore").count("\ufffd")  # U+FFFD in the file
+        return Decoded(text, encoding, source, replaced=text.count("\ufffd") - genuine)
 
 
 def _invalid_utf8_bytes(data: bytes) -> int:
-    return data.decode("utf-8", errors="replace").count("\ufffd") - data.decode(
-        "utf-8", errors="ignore"
-    ).count("\ufffd")
+    """Replacement characters UTF-8 decoding would insert (U+FFFD already in the file aside)."""
+    replaced = data.decode("utf-8", errors="replace").count("\ufffd")
+    return replaced - data.decode("utf-8", errors="ignore").count("\ufffd")
 
 
 def _latin1_fallback(error: UnicodeError) -> tuple[str, int]:

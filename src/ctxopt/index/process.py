@@ -124,5 +124,5 @@ def _fallback(source: SourceFile, reason: str) -> ProcessedFile:
 
 def _context() -> multiprocessing.context.BaseContext:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["ctxopt.chunking", "ctxopt.tokens"])
+    context.set_forkserver_preload(["ctxopt.index.worker_preload"])
     return context
