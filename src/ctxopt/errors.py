@@ -27,3 +27,21 @@ class BudgetError(CtxoptError):
     """A token budget that cannot hold the minimum prompt."""
 
     exit_code = 3
+
+
+class IndexIncompleteError(CtxoptError):
+    """The index has no commit marker: a run was interrupted before it finished."""
+
+
+class IndexCorruptError(CtxoptError):
+    """The index's files are damaged or missing; `ctxopt index --full` rebuilds it."""
+
+
+class IndexBusyError(CtxoptError):
+    """Another `ctxopt index` holds the index's lock."""
+
+
+class InterruptedRun(CtxoptError):
+    """Ctrl-C during a run; the message says what state the index was left in."""
+
+    exit_code = 130

@@ -44,9 +44,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         counts["build_index"] += 1
         return build_index(settings, embedder=HashEmbedder(), workers=1)
 
-    def counted_open(self: IndexReader, db: Path) -> None:
+    def counted_open(self: IndexReader, db: Path, **kwargs: Any) -> None:
         counts["readers"] += 1
-        opened(self, db)
+        opened(self, db, **kwargs)
 
     monkeypatch.setattr(app_refresh, "stale_plan", counted_stale)
     monkeypatch.setattr(app_refresh, "build_index", counted_build)

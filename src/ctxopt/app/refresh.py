@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ctxopt.config.settings import Settings
+from ctxopt.errors import IndexBusyError
 from ctxopt.index.build import build_index
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.store import IndexReader
@@ -37,6 +38,11 @@ def refresh_index(
     if stale and refresh:
         if notify:
             notify(f"refreshing the index: {plural(stale, 'file')} changed since it was built")
-        build_index(settings)
+        try:
+            build_index(settings)
+        except IndexBusyError:  # a `ctxopt index` is running: read the last committed index
+            if notify:
+                notify("another ctxopt index is running; using the last complete index")
+            return Freshness(stale, False), reader
         return Freshness(stale, True), IndexReader(settings.db_path)
     return Freshness(stale, False), reader

@@ -9,6 +9,7 @@ import os
 
 from ctxopt.chunking.build import build_chunks, split_long
 from ctxopt.chunking.code import code_drafts
+from ctxopt.chunking.decode import decode_bytes
 from ctxopt.chunking.draft import Draft
 from ctxopt.chunking.lines import is_prose, window_drafts
 from ctxopt.chunking.markup import config_drafts, markdown_drafts
@@ -24,15 +25,12 @@ CHUNKER_VERSION = 3  # bump whenever chunk output changes
 
 
 def read_source(abs_path: str) -> tuple[str, int]:
-    """The file's text (UTF-8, bad bytes replaced, BOM stripped) and the replacement count."""
+    """The file's text (see chunking/decode.py: BOM, coding line, UTF-8, else cp1252) and
+    how many characters or bytes could not be read as the file says or as UTF-8."""
     with open(abs_path, "rb") as handle:
         data = handle.read()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    text = data.decode("utf-8", errors="replace")
-    if "\ufffd" not in text:
-        return text, 0
-    return text, text.count("\ufffd") - data.count("\xef\xbf\xbd".encode("latin-1"))
+    decoded = decode_bytes(data, abs_path)
+    return decoded.text, decoded.replaced + decoded.fallback_bytes
 
 
 def source_lines(

@@ -71,3 +71,12 @@ def main() -> None:
             f"internal error: {type(exc).__name__}: {exc} (set CTXOPT_DEBUG=1 for the traceback)"
         )
         sys.exit(1)
+    # Without standalone mode typer turns Ctrl-C into a returned 130 (and typer.Exit into its
+    # code) instead of raising: an ignored return value used to make an interrupted run exit 0.
+    if isinstance(code, int) and code:
+        if code == INTERRUPTED_CODE:
+            Terminal().error("interrupted")
+        sys.exit(code)
+
+
+INTERRUPTED_CODE = 130

@@ -11,6 +11,19 @@ import typer
 from ctxopt.cli.console import BarProgress, Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
 from ctxopt.cli.settings import settings_from_flags
+from ctxopt.errors import InterruptedRun
+from ctxopt.index.commit import AfterInterrupt, after_interrupt, safe_read_commit
+
+INTERRUPTED = {
+    AfterInterrupt.UNCHANGED: "the previous index at {db} is unchanged",
+    AfterInterrupt.COMMITTED: "the index at {db} had already been completed",
+    AfterInterrupt.INCOMPLETE: "the index at {db} is incomplete; run `ctxopt index` to finish it",
+    AfterInterrupt.NOTHING: "no index was written",
+}
+
+
+def interrupted_message(db: Path, state: AfterInterrupt) -> str:
+    return "interrupted: " + INTERRUPTED[state].format(db=db)
 
 
 def index(
@@ -35,6 +48,10 @@ def index(
         int | None,
         typer.Option("--max-file-bytes", help="Skip larger files (default 1 MiB)."),
     ] = None,
+    wait: Annotated[
+        bool,
+        typer.Option("--wait", help="If another `ctxopt index` runs on this index, wait for it."),
+    ] = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -54,8 +71,13 @@ def index(
     for warning in settings.warnings:
         terminal.warn(warning)
     progress = BarProgress(terminal)
+    before = safe_read_commit(settings.db_path)
     try:
-        stats = build_index(settings, full=full, progress=progress)
+        stats = build_index(settings, full=full, progress=progress, wait=wait)
+    except KeyboardInterrupt:
+        progress.stop()
+        state = after_interrupt(settings.db_path, before)
+        raise InterruptedRun(interrupted_message(settings.db_path, state)) from None
     finally:
         progress.stop()
     if as_json:

@@ -58,7 +58,7 @@ def index_summary(terminal: Terminal, stats: IndexStats) -> None:
     if stats.fallback_files or stats.decode_errors:
         terminal.err.print(
             f"line-chunked after parser trouble: {plural(stats.fallback_files, 'file')}; "
-            f"undecodable bytes replaced: {stats.decode_errors}",
+            f"bytes not valid UTF-8 (read as cp1252) or undecodable: {stats.decode_errors}",
             markup=False,
         )
     terminal.err.print(f"index: {stats.db_path} ({stats.embedder})", markup=False)

@@ -17,11 +17,14 @@ from ctxopt.embed.base import DIMENSIONS, Embedder, canonical_name
 from ctxopt.embed.factory import get_embedder
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index import schema
+from ctxopt.index.commit import IndexState, index_state
 from ctxopt.index.freshness import discover_files
 from ctxopt.index.graph import build_graph
+from ctxopt.index.lock import index_lock
 from ctxopt.index.plan import plan_refresh, resolve_touched
-from ctxopt.index.process import ProcessedFile, file_hash, process_files
-from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, index_exists
+from ctxopt.index.process import ProcessedFile, file_hash, process_files, warm_up
+from ctxopt.index.recover import prepare_update
+from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, make_index_folder
 from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats, RefreshPlan, SourceFile
 
 EMBED_BATCH = 1024
@@ -62,9 +65,9 @@ class _Batch:
 def read_stored(db: Path, *, full: bool) -> tuple[IndexReader | None, IndexMeta | None]:
     """The index's reader and meta, read once per run; with --full an unreadable index counts
     as none (it is rebuilt anyway)."""
-    if not index_exists(db):
+    if prepare_update(db, full=full) is IndexState.MISSING:  # roll back / resume / clear
         return None, None
-    reader = IndexReader(db)
+    reader = IndexReader(db, committed=False)
     try:
         return reader, reader.meta()
     except Exception:
@@ -119,6 +122,7 @@ class IndexPlan:
     same: tuple[SourceFile, ...]  # stat changed, content the same: records updated only
     skipped: dict[str, int]  # files left out, per reason
     head: str  # the commit the work tree is at ("" outside git)
+    complete: bool  # the index's commit marker matches its tables (else finish the run)
 
     @property
     def todo(self) -> list[SourceFile]:
@@ -129,7 +133,8 @@ class IndexPlan:
     def up_to_date(self) -> bool:
         """Nothing to chunk, delete or update, and the index is at the same commit."""
         return (
-            not self.todo
+            self.complete
+            and not self.todo
             and not self.refresh.deleted
             and not self.same
             and self.meta is not None
@@ -158,6 +163,7 @@ def plan_index(
         same=tuple(same),
         skipped=dict(Counter(s.reason for s in found.skipped)),
         head=gitmeta.head_commit(settings.root),
+        complete=index_state(settings.db_path) is IndexState.COMPLETE,
     )
 
 
@@ -168,14 +174,36 @@ def build_index(
     progress: Progress | None = None,
     embedder: Embedder | None = None,
     workers: int | None = None,
+    wait: bool = False,
 ) -> IndexStats:
-    """Bring the index of settings.root up to date and return its figures."""
+    """Bring the index of settings.root up to date and return its figures.
+
+    One run at a time per index: a second one raises IndexBusyError, or with wait blocks
+    until the first ends.  The lock covers the plan and its application."""
+    make_index_folder(settings.db_path)
+    notify = progress.message if progress else None
+    with index_lock(settings.db_path, wait=wait, notify=notify):
+        return _build_locked(
+            settings, full=full, progress=progress, embedder=embedder, workers=workers
+        )
+
+
+def _build_locked(
+    settings: Settings,
+    *,
+    full: bool,
+    progress: Progress | None,
+    embedder: Embedder | None,
+    workers: int | None,
+) -> IndexStats:
     started = time.perf_counter()
     plan = plan_index(settings, full=full, embedder_name=embedder.name if embedder else None)
     if plan.up_to_date:
         ignore_self(settings.db_path)  # an index built before ctxopt wrote .gitignore
         return _stats(plan.stored, plan.skipped, started, plan.embedder_name, settings.db_path)
     progress = progress or SilentProgress()
+    if plan.todo:
+        warm_up()  # start the parser workers' fork server while the embedder loads
     embedder = embedder or get_embedder(
         plan.embedder_name, cache_dir=settings.model_cache, notify=progress.message
     )
@@ -185,17 +213,30 @@ def build_index(
 class _LazyWriter:
     """The index writer, opened at the first write (a rebuild drops the old tables then)."""
 
-    def __init__(self, db: Path, dimensions: int, *, rebuild: bool) -> None:
+    def __init__(self, db: Path, dimensions: int, *, rebuild: IndexMeta | None) -> None:
         self._args = (db, dimensions)
-        self._rebuild = rebuild
+        self._rebuild = rebuild  # the new meta, written first on a rebuild
         self._writer: IndexWriter | None = None
 
     def get(self) -> IndexWriter:
         if self._writer is None:
             self._writer = IndexWriter(*self._args)
-            if self._rebuild:
+            if self._rebuild is not None:
                 self._writer.drop_all()
+                self._writer.write_meta(self._rebuild)  # an interrupted run can be resumed
         return self._writer
+
+
+def _new_meta(plan: IndexPlan, dimensions: int) -> IndexMeta:
+    return IndexMeta(
+        format_version=schema.FORMAT_VERSION,
+        embedder=plan.embedder_name,
+        dimensions=dimensions,
+        chunker_version=CHUNKER_VERSION,
+        last_commit=plan.head,
+        indexed_at=time.time(),
+        repo_root=str(plan.settings.root),
+    )
 
 
 def apply_index(
@@ -210,7 +251,9 @@ def apply_index(
     started = time.perf_counter() if started is None else started
     settings, name, todo = plan.settings, plan.embedder_name, plan.todo
     sink = _LazyWriter(
-        settings.db_path, DIMENSIONS.get(name, embedder.dimensions), rebuild=plan.meta is None
+        settings.db_path,
+        DIMENSIONS.get(name, embedder.dimensions),
+        rebuild=_new_meta(plan, embedder.dimensions) if plan.meta is None else None,
     )
     commit_times = gitmeta.last_commit_times(settings.root, [s.path for s in todo]) if todo else {}
     records = dict(plan.stored)
@@ -270,17 +313,7 @@ def _finish(
     target.upsert_files([records[s.path] for s in plan.same], deleted=deleted)
     for path in deleted:
         records.pop(path, None)
-    target.write_meta(
-        IndexMeta(
-            format_version=schema.FORMAT_VERSION,
-            embedder=plan.embedder_name,
-            dimensions=dimensions,
-            chunker_version=CHUNKER_VERSION,
-            last_commit=plan.head,
-            indexed_at=time.time(),
-            repo_root=str(plan.settings.root),
-        )
-    )
+    target.write_meta(_new_meta(plan, dimensions))
     if _graph_changed(plan.stored, records, plan.meta is None):
         target.write_graph(build_graph({p: r.imports for p, r in records.items()}))
     target.finish(rebuild_fts=plan.meta is None)

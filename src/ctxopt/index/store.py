@@ -21,10 +21,25 @@ from typing import Any
 
 from ctxopt.config.environment import LANCE, quiet_library
 from ctxopt.config.paths import is_object_store
-from ctxopt.errors import CtxoptError, IndexMismatchError, IndexMissingError
+from ctxopt.errors import (
+    CtxoptError,
+    IndexIncompleteError,
+    IndexMismatchError,
+    IndexMissingError,
+)
 from ctxopt.index import schema
+from ctxopt.index.commit import (
+    TABLES,
+    IndexState,
+    corrupt,
+    incomplete_message,
+    index_state,
+    read_commit,
+    write_commit,
+)
 from ctxopt.index.cpu import ensure_lancedb_cpu
 from ctxopt.index.graph import FileGraph
+from ctxopt.index.lock import LOCK_NAME
 from ctxopt.types import FileRecord, IndexMeta
 
 
@@ -43,6 +58,9 @@ def table_uri(db: str, name: str) -> str:
 
 def index_exists(db: Path) -> bool:
     return (db / f"{schema.META}.lance").is_dir()
+
+
+LANCE_ERRORS = (OSError, ValueError, RuntimeError)  # what pylance raises on damaged tables
 
 
 GITIGNORE = ".gitignore"
@@ -65,17 +83,41 @@ def _ours(db: Path) -> bool:
     """Whether db is a folder ctxopt may mark ignored: new, empty, or already an index.
     A --db pointing at an existing folder of the user's must not hide its files from git."""
     try:
-        return not db.is_dir() or not any(db.iterdir()) or index_exists(db)
+        return (
+            not db.is_dir()
+            or all(entry.name == LOCK_NAME for entry in db.iterdir())
+            or index_exists(db)
+        )
     except OSError:
         return False
 
 
-class IndexReader:
-    """Read-only access through pylance (fast to import)."""
+def make_index_folder(db: Path) -> None:
+    """Create the index folder (ignored by git when it is ctxopt's own)."""
+    ours = _ours(db)
+    try:
+        db.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CtxoptError(f"cannot create the index folder {db}: {exc.strerror}") from exc
+    if ours:
+        ignore_self(db)
 
-    def __init__(self, db: Path) -> None:
-        if not index_exists(db):
+
+class IndexReader:
+    """Read-only access through pylance (fast to import).
+
+    By default the reader sees the last committed index: each table at the version the
+    commit marker names, whatever a running `ctxopt index` is writing.  An index without a
+    marker is refused (IndexIncompleteError), a damaged one too (IndexCorruptError, checked
+    on open).  ``committed=False`` is the writer's view: the tables' latest versions.
+    """
+
+    def __init__(self, db: Path, *, committed: bool = True) -> None:
+        state = index_state(db)
+        if state is IndexState.MISSING:
             raise IndexMissingError(f"no ctxopt index at {db}; run `ctxopt index` first")
+        if committed and state is IndexState.INCOMPLETE:
+            raise IndexIncompleteError(incomplete_message(db))
         ensure_lancedb_cpu()
         quiet_library(LANCE)
         import lance
@@ -84,14 +126,31 @@ class IndexReader:
         self._lance = lance
         self._datasets: dict[str, Any] = {}
         self._records: dict[str, FileRecord] | None = None
+        commit = read_commit(db) if committed else None
+        self._versions: dict[str, int] = commit.versions if commit else {}
+        if commit:
+            for name in TABLES:
+                check_files(self.dataset(name), self.db, name)
 
     def dataset(self, name: str) -> Any:
         if name not in self._datasets:
-            self._datasets[name] = self._lance.dataset(table_uri(str(self.db), name))
+            try:
+                self._datasets[name] = self._lance.dataset(
+                    table_uri(str(self.db), name), version=self._versions.get(name)
+                )
+            except LANCE_ERRORS as exc:
+                raise corrupt(self.db, f"the {name} table cannot be opened") from exc
         return self._datasets[name]
 
+    def _rows(self, name: str) -> list[dict[str, Any]]:
+        try:
+            rows: list[dict[str, Any]] = self.dataset(name).to_table().to_pylist()
+        except LANCE_ERRORS as exc:
+            raise corrupt(self.db, f"the {name} table cannot be read") from exc
+        return rows
+
     def meta(self) -> IndexMeta:
-        rows = self.dataset(schema.META).to_table().to_pylist()
+        rows = self._rows(schema.META)
         values = {row["key"]: json.loads(row["value"]) for row in rows}
         try:
             return IndexMeta(**values)
@@ -102,7 +161,7 @@ class IndexReader:
             ) from exc
 
     def graph(self) -> FileGraph:
-        rows = self.dataset(schema.GRAPH).to_table().to_pylist()
+        rows = self._rows(schema.GRAPH)
         return FileGraph(
             imports={r["path"]: tuple(r["imports"] or ()) for r in rows},
             imported_by={r["path"]: tuple(r["imported_by"] or ()) for r in rows},
@@ -112,8 +171,8 @@ class IndexReader:
     def file_records(self) -> dict[str, FileRecord]:
         """Every file's record (read once per reader)."""
         if self._records is None:
-            table = self.dataset(schema.FILES).to_table()
-            self._records = {row["path"]: schema.record_from_row(row) for row in table.to_pylist()}
+            rows = self._rows(schema.FILES)
+            self._records = {row["path"]: schema.record_from_row(row) for row in rows}
         return self._records
 
 
@@ -130,13 +189,7 @@ class IndexWriter:
     def __init__(self, db: Path, dimensions: int) -> None:
         ensure_lancedb_cpu()
         quiet_library(LANCE)
-        ours = _ours(db)
-        try:
-            db.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise CtxoptError(f"cannot create the index folder {db}: {exc.strerror}") from exc
-        if ours:
-            ignore_self(db)
+        make_index_folder(db)
         import lance
 
         self._lance = lance
@@ -167,8 +220,16 @@ class IndexWriter:
         self._lance.write_dataset(rows, self._uri(name), schema=self._schema(name), mode=mode)
 
     def drop_all(self) -> None:
-        for name in (schema.CHUNKS, schema.FILES, schema.META, schema.GRAPH):
-            shutil.rmtree(self._uri(name), ignore_errors=True)
+        """Start from empty tables.  Over a committed index they are new versions (the
+        committed ones stay readable until this run commits); otherwise the folders go."""
+        if read_commit(self.db) is None:
+            for name in TABLES:
+                shutil.rmtree(self._uri(name), ignore_errors=True)
+            return
+        for name in TABLES:
+            self._lance.write_dataset(
+                self._schema(name).empty_table(), self._uri(name), mode="overwrite"
+            )
 
     def _delete_paths(self, name: str, paths: Sequence[str]) -> None:
         dataset = self._dataset(name)
@@ -217,7 +278,10 @@ class IndexWriter:
         self._write(schema.GRAPH, rows, "overwrite")
 
     def finish(self, *, rebuild_fts: bool) -> None:
-        """Bring the full-text index up to date, compact, and drop old versions."""
+        """Bring the full-text index up to date, compact, commit, and drop old versions.
+
+        The commit marker is written last: until then readers see the previous commit
+        and an interrupted run leaves it as it was."""
         chunks = self._dataset(schema.CHUNKS)
         fts = next(
             (i.name for i in chunks.describe_indices() if "Inverted" in str(i.type_url)), None
@@ -229,12 +293,17 @@ class IndexWriter:
             chunks = self._dataset(schema.CHUNKS)
             if stale_share(chunks, fts) > STALE_FTS_SHARE:
                 self._build_fts()
-        for name in (schema.CHUNKS, schema.FILES, schema.META, schema.GRAPH):
+        versions: dict[str, int] = {}
+        for name in TABLES:
             dataset = self._dataset(name)
             if len(dataset.get_fragments()) > self.COMPACT_FRAGMENTS:
                 dataset.optimize.compact_files()
-            dataset = self._lance.dataset(self._uri(name))
-            dataset.cleanup_old_versions(older_than=timedelta(seconds=0))
+            versions[name] = self._lance.dataset(self._uri(name)).version
+        write_commit(self.db, versions)
+        for name in TABLES:  # we hold the lock: files of killed runs can go too
+            self._lance.dataset(self._uri(name)).cleanup_old_versions(
+                older_than=timedelta(seconds=0), delete_unverified=True
+            )
 
     def _build_fts(self) -> None:
         """A fresh full-text index over names, paths and code, built through LanceDB."""
@@ -244,6 +313,21 @@ class IndexWriter:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*create_fts_index.*")
             table.create_fts_index("search", replace=True, with_position=False)
+
+
+def check_files(dataset: Any, db: Path, name: str) -> None:
+    """Raise IndexCorruptError when a data file the version names is missing or truncated
+    (a stat per file; Lance itself would only notice when a query reads it)."""
+    root = Path(table_uri(str(db), name)) / "data"
+    for fragment in dataset.get_fragments():
+        for data_file in fragment.data_files():
+            expected = getattr(data_file, "file_size_bytes", None)
+            try:
+                size = (root / data_file.path).stat().st_size
+            except OSError as exc:
+                raise corrupt(db, f"a data file of the {name} table is missing") from exc
+            if expected and size != expected:
+                raise corrupt(db, f"a data file of the {name} table is truncated")
 
 
 STALE_FTS_SHARE = 0.05  # rebuild the full-text index once this share of its documents is stale

@@ -1,0 +1,144 @@
+"""The commit marker: the one file that says an index is complete, and which table versions
+make it up.
+
+Every table is a Lance dataset whose writes each commit a new version.  A run writes many
+versions (chunks, then files, then meta, graph, the full-text index and compaction); only
+when all of them are written does it replace ``committed.json`` (write to a temporary
+file, fsync, rename: atomic on a local disk).  Readers open each table at the version the
+marker names, so a query during indexing reads the last complete index, and a killed run
+leaves the marker as it was.  No marker but tables present means a run was interrupted
+before its first commit: the index is incomplete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from ctxopt.errors import IndexCorruptError
+from ctxopt.index import schema
+
+MARKER = "committed.json"
+MARKER_FORMAT = 1
+TABLES = (schema.CHUNKS, schema.FILES, schema.META, schema.GRAPH)
+
+
+class IndexState(Enum):
+    MISSING = "missing"  # no tables at all
+    INCOMPLETE = "incomplete"  # tables but no marker: a run that never finished
+    COMPLETE = "complete"  # a marker naming a version of every table
+
+
+@dataclass(frozen=True)
+class Commit:
+    versions: dict[str, int]  # table name -> Lance version
+    committed_at: float
+
+
+def marker_path(db: Path) -> Path:
+    return db / MARKER
+
+
+def has_tables(db: Path) -> bool:
+    return any((db / f"{name}.lance").exists() for name in TABLES)
+
+
+def read_commit(db: Path) -> Commit | None:
+    """The marker's commit; None when there is none; IndexCorruptError when it is unreadable."""
+    try:
+        raw = marker_path(db).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise corrupt(db, f"cannot read {MARKER}: {exc.strerror}") from exc
+    try:
+        data = json.loads(raw)
+        versions = {name: int(data["versions"][name]) for name in TABLES}
+        if int(data["format"]) != MARKER_FORMAT:
+            raise ValueError(f"marker format {data['format']}")
+        return Commit(versions=versions, committed_at=float(data["committed_at"]))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise corrupt(db, f"{MARKER} is not a ctxopt commit marker") from exc
+
+
+def index_state(db: Path) -> IndexState:
+    """Cheap: looks at folder names and the marker only (no Lance import)."""
+    if marker_path(db).exists():
+        return IndexState.COMPLETE
+    return IndexState.INCOMPLETE if has_tables(db) else IndexState.MISSING
+
+
+def write_commit(db: Path, versions: dict[str, int]) -> Commit:
+    """Atomically replace the marker: the index is now these versions."""
+    commit = Commit(versions={name: versions[name] for name in TABLES}, committed_at=time.time())
+    payload = {
+        "format": MARKER_FORMAT,
+        "versions": commit.versions,
+        "committed_at": commit.committed_at,
+    }
+    temporary = db / f".{MARKER}.{os.getpid()}.tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(payload, handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, marker_path(db))
+    _sync_folder(db)
+    return commit
+
+
+def remove_commit(db: Path) -> None:
+    """Drop the marker (the tables are about to be deleted): the index is no longer complete."""
+    with contextlib.suppress(FileNotFoundError):
+        marker_path(db).unlink()
+    _sync_folder(db)
+
+
+def _sync_folder(db: Path) -> None:
+    """fsync the folder so the rename survives a power cut (best effort)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(db, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def corrupt(db: Path, detail: str) -> IndexCorruptError:
+    return IndexCorruptError(
+        f"the index at {db} is damaged ({detail}); rebuild it with `ctxopt index --full`"
+    )
+
+
+def incomplete_message(db: Path) -> str:
+    return f"the index at {db} is incomplete (an interrupted run); run `ctxopt index` to finish it"
+
+
+class AfterInterrupt(Enum):
+    """What an interrupted run left behind, compared with the commit it started from."""
+
+    UNCHANGED = "unchanged"  # the previous complete index, as it was
+    COMMITTED = "committed"  # the run had committed before the interruption
+    INCOMPLETE = "incomplete"  # tables without a commit: `ctxopt index` finishes them
+    NOTHING = "nothing"  # no index at all
+
+
+def after_interrupt(db: Path, before: Commit | None) -> AfterInterrupt:
+    try:
+        now = read_commit(db)
+    except IndexCorruptError:
+        now = None
+    if now is not None:
+        return AfterInterrupt.UNCHANGED if now == before else AfterInterrupt.COMMITTED
+    return AfterInterrupt.INCOMPLETE if has_tables(db) else AfterInterrupt.NOTHING
+
+
+def safe_read_commit(db: Path) -> Commit | None:
+    try:
+        return read_commit(db)
+    except IndexCorruptError:
+        return None

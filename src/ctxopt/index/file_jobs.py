@@ -1,0 +1,106 @@
+"""Per-file jobs run in the parser workers: hash, read, chunk, and the line-chunk fallback;
+the workers' fork server and watchdog settings."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import multiprocessing
+import signal
+import threading
+from dataclasses import dataclass
+
+from ctxopt.languages import TEXT
+from ctxopt.types import ChunkedFile, SourceFile
+
+
+@dataclass(frozen=True)
+class ProcessedFile:
+    source: SourceFile
+    content_hash: str
+    chunked: ChunkedFile
+    error: str = ""
+
+
+def file_hash(abs_path: str) -> str:
+    """sha1 of the file's bytes ("" when it cannot be read)."""
+    digest = hashlib.sha1()
+    try:
+        with open(abs_path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+def process_file(source: SourceFile, timeout_s: float) -> ProcessedFile:
+    """Hash and chunk one file; never raises (an unreadable file yields no chunks)."""
+    from ctxopt.chunking import chunk_file, read_source
+
+    content_hash = file_hash(source.abs_path)
+    try:
+        text, decode_errors = read_source(source.abs_path)
+    except OSError as exc:
+        return ProcessedFile(source, content_hash, ChunkedFile(chunks=()), error=str(exc))
+    chunked = chunk_file(source.path, text, source.language, timeout_s=timeout_s)
+    if decode_errors and not chunked.decode_errors:
+        chunked = ChunkedFile(chunked.chunks, chunked.fallback_reason, decode_errors)
+    return ProcessedFile(source, content_hash, chunked)
+
+
+def watchdog_s(timeout_s: float) -> float:
+    """How long one file may take in a worker before it counts as hung: the parse deadline
+    plus generous room for chunking and counting a large file on a busy machine."""
+    return 3 * timeout_s + HANG_SLACK_S
+
+
+HANG_SLACK_S = 30.0
+BATCH = 16  # files sent to a worker at a time (results come back one by one)
+
+
+def warm_up() -> None:
+    """Start the fork server now, so its imports overlap the caller's own start-up."""
+    with contextlib.suppress(OSError, RuntimeError, ValueError):
+        start_server(worker_context())
+
+
+def start_server(context: multiprocessing.context.BaseContext) -> None:
+    """Start the fork server (if context uses one) ignoring SIGINT: an ignored signal stays
+    ignored through exec, so Ctrl-C, which reaches the whole process group, never stops the
+    server or its workers (the parent stops them), nor kills one mid-start-up with a fatal
+    error.  SIGINT is blocked meanwhile, so one that arrives is delivered to the parent
+    once its handler is back (Linux keeps a blocked signal pending even while ignored)."""
+    if context.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()  # only the main thread may change signal handlers
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def fallback(source: SourceFile, reason: str) -> ProcessedFile:
+    """Line chunks for a file whose parser crashed or hung (read again here, no parser)."""
+    from ctxopt.chunking import chunk_file, read_source
+
+    try:
+        text, decode_errors = read_source(source.abs_path)
+    except OSError as exc:
+        return ProcessedFile(source, file_hash(source.abs_path), ChunkedFile(()), error=str(exc))
+    fallback = chunk_file(source.path, text, TEXT.name)
+    chunked = ChunkedFile(fallback.chunks, reason, decode_errors)
+    return ProcessedFile(source, file_hash(source.abs_path), chunked)
+
+
+def worker_context() -> multiprocessing.context.BaseContext:
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["ctxopt.index.worker_preload"])
+    return context

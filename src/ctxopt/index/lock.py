@@ -1,0 +1,69 @@
+"""One writer per index: an advisory lock file in the index folder.
+
+``fcntl.flock`` locks belong to the open file, so the kernel releases them when the
+process dies, however it dies (SIGKILL included): a stale lock file never blocks a run.
+Readers never take the lock; they read the last committed version (see commit.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from ctxopt.errors import IndexBusyError
+
+LOCK_NAME = "index.lock"
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; runs are not serialised there
+    fcntl = None  # type: ignore[assignment]
+
+
+def lock_path(db: Path) -> Path:
+    return db / LOCK_NAME
+
+
+def holder(db: Path) -> int | None:
+    """The pid written by the process holding (or last holding) the lock, if readable."""
+    try:
+        text = lock_path(db).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def busy_message(db: Path, pid: int | None) -> str:
+    who = f" (pid {pid})" if pid else ""
+    return f"another ctxopt index is running on {db}{who}; wait for it or pass --wait"
+
+
+@contextlib.contextmanager
+def index_lock(
+    db: Path, *, wait: bool = False, notify: Callable[[str], None] | None = None
+) -> Iterator[None]:
+    """Hold the index's write lock for the block.  Without wait, a held lock raises
+    IndexBusyError at once; with wait, block until the other run ends (Ctrl-C still works).
+    The folder must exist."""
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(lock_path(db), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = holder(db)
+            if not wait:
+                raise IndexBusyError(busy_message(db, pid)) from None
+            if notify:
+                who = f" (pid {pid})" if pid else ""
+                notify(f"waiting for another ctxopt index{who} on {db} to finish")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield
+    finally:
+        os.close(fd)  # closing the last descriptor releases the lock

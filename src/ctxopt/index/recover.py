@@ -1,0 +1,85 @@
+"""Before a run writes: bring the tables to a state it can build on.
+
+- A complete index whose tables moved past the commit (a run killed after writing some
+  versions) is rolled back to the committed versions: the killed run's work is redone.
+- An incomplete index (a first run killed before its commit) is resumed: chunks of files
+  the files table does not claim are dropped (the table is written after the chunks, so
+  it never claims a file whose chunks are missing) and the run adds the rest.
+- A damaged index stops a plain run with one line naming `ctxopt index --full`; under
+  --full it is deleted and rebuilt, as is an incomplete one.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+from ctxopt.errors import CtxoptError, IndexCorruptError
+from ctxopt.index import schema
+from ctxopt.index.commit import TABLES, IndexState, corrupt, index_state, read_commit, remove_commit
+from ctxopt.index.store import LANCE_ERRORS, IndexReader, check_files, in_list, table_uri
+
+
+def prepare_update(db: Path, *, full: bool) -> IndexState:
+    """Roll back, resume or clear the index at db; the state the run starts from."""
+    state = index_state(db)
+    if state is IndexState.COMPLETE:
+        try:
+            roll_back(db)
+        except IndexCorruptError:
+            if not full:
+                raise
+            drop_index(db)
+            return IndexState.MISSING
+        return state
+    if state is IndexState.INCOMPLETE and (full or not _resumable(db)):
+        drop_index(db)
+        return IndexState.MISSING
+    return state
+
+
+def roll_back(db: Path) -> None:
+    """Make each table's committed version its latest again (a new Lance version)."""
+    import lance
+
+    commit = read_commit(db)
+    assert commit is not None
+    for name in TABLES:
+        try:
+            dataset = lance.dataset(table_uri(str(db), name), version=commit.versions[name])
+            check_files(dataset, db, name)
+            if dataset.latest_version != dataset.version:
+                dataset.restore()
+        except LANCE_ERRORS as exc:
+            raise corrupt(db, f"the {name} table cannot be opened") from exc
+
+
+def _resumable(db: Path) -> bool:
+    """Whether an interrupted run without a commit can be finished: its meta and files are
+    readable.  Files whose chunks do not match their record (a run killed between deleting
+    a file's chunks and adding the new ones) and chunks of unclaimed files are dropped, so
+    the run adds them again.  If the tables cannot be read, the run starts over."""
+    try:
+        reader = IndexReader(db, committed=False)
+        reader.meta()
+        records = reader.file_records()
+        chunks = reader.dataset(schema.CHUNKS)
+        counts = Counter(chunks.to_table(columns=["path"]).column("path").to_pylist())
+        wrong = [p for p, r in records.items() if counts.get(p, 0) != r.chunks]
+        stray = sorted(set(counts) - set(records) | set(wrong))
+        for start in range(0, len(stray), 500):
+            chunks.delete(in_list("path", stray[start : start + 500]))
+        files = reader.dataset(schema.FILES)
+        for start in range(0, len(wrong), 500):
+            files.delete(in_list("path", wrong[start : start + 500]))
+    except (CtxoptError, *LANCE_ERRORS):
+        return False
+    return True
+
+
+def drop_index(db: Path) -> None:
+    """Delete the marker first (a reader must never see a marker without its tables)."""
+    remove_commit(db)
+    for name in TABLES:
+        shutil.rmtree(table_uri(str(db), name), ignore_errors=True)

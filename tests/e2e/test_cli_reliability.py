@@ -1,0 +1,130 @@
+"""Ctrl-C, a second run, damage and odd files, through the real CLI."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from clitools import CliRunner, assert_one_line_error
+from ctxopt.index.lock import index_lock
+from helpers import commit_all, init_repo, write_files
+
+pytestmark = pytest.mark.slow
+
+
+def many_files(root: Path, count: int = 200) -> Path:
+    repo = init_repo(root / "many")
+    body = "def step_{i}(x):\n    return x + {i}\n\n\nclass Part{i}:\n    size = {i}\n"
+    write_files(repo, {f"src/part_{i}.py": body.format(i=i) for i in range(count)})
+    commit_all(repo)
+    return repo
+
+
+def test_ctrl_c_exits_130_with_the_index_state(tmp_path: Path, cli: CliRunner) -> None:
+    repo = many_files(tmp_path)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "ctxopt.cli", "index", str(repo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+        start_new_session=True,
+    )
+    lock = repo / ".ctxopt" / "index.lock"
+    while not lock.exists() and run.poll() is None:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    os.killpg(run.pid, signal.SIGINT)
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 130, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("ctxopt: error: interrupted: ")
+    assert lines[0].endswith(("no index was written", "run `ctxopt index` to finish it"))
+    assert out == ""
+    query = cli("query", "step", "--path", str(repo))
+    assert_one_line_error(query)
+    assert "run `ctxopt index`" in query.err
+    assert cli("index", str(repo), "--quiet").code == 0
+    assert cli("query", "step", "--path", str(repo)).code == 0
+
+
+def test_a_second_run_is_refused_or_waits(tmp_path: Path, cli: CliRunner) -> None:
+    repo = many_files(tmp_path, 5)
+    assert cli("index", str(repo), "--quiet").code == 0
+    db = repo / ".ctxopt"
+    write_files(repo, {"src/late.py": "def late_step():\n    return 1\n"})
+    with index_lock(db):
+        busy = cli("index", str(repo))
+        assert_one_line_error(busy)
+        assert busy.code == 1
+        assert f"another ctxopt index is running on {db} (pid {os.getpid()})" in busy.err
+        assert busy.err.rstrip().endswith("wait for it or pass --wait")
+        query = cli("query", "late step", "--path", str(repo))  # its refresh must not wait
+        assert query.code == 0, query.err
+        assert "using the last complete index" in query.err
+
+    with index_lock(db):
+        waiting = subprocess.Popen(
+            [sys.executable, "-m", "ctxopt.cli", "index", str(repo), "--wait"],
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "NO_COLOR": "1"},
+        )
+        assert waiting.stderr is not None
+        first = waiting.stderr.readline()  # blocks until the run says it waits
+        assert first.startswith(f"waiting for another ctxopt index (pid {os.getpid()})"), first
+        assert waiting.poll() is None  # still waiting while the lock is held
+    rest = waiting.stderr.read()
+    assert waiting.wait(timeout=300) == 0, rest
+    assert "Traceback" not in rest
+
+
+@pytest.mark.parametrize("damage", ["missing_table", "truncated_data"])
+def test_a_damaged_index_names_full_which_repairs_it(
+    tmp_path: Path, cli: CliRunner, damage: str
+) -> None:
+    repo = many_files(tmp_path, 5)
+    assert cli("index", str(repo), "--quiet").code == 0
+    db = repo / ".ctxopt"
+    if damage == "missing_table":
+        shutil.rmtree(db / "chunks.lance")
+    else:
+        data = next((db / "files.lance" / "data").iterdir())
+        os.truncate(data, 10)
+    for command in (["query", "step"], ["pack", "step"], ["stats"]):
+        result = cli(*command, "--path", str(repo))
+        assert_one_line_error(result)
+        assert "damaged" in result.err and "`ctxopt index --full`" in result.err
+    assert_one_line_error(cli("index", str(repo)))
+    assert cli("index", str(repo), "--full", "--quiet").code == 0
+    result = cli("query", "step", "--path", str(repo), "--json")
+    assert result.code == 0, result.err
+
+
+def test_odd_encodings_and_files_do_not_stop_a_run(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "odd")
+    (repo / "units.py").write_bytes(
+        "# -*- coding: latin-1 -*-\ndef größe(name):\n    return name\n".encode("latin-1")
+    )
+    (repo / "wide.py").write_bytes("def breite():\n    return 'ü'\n".encode("utf-16"))
+    (repo / "notes.txt").write_bytes(b"caf\xe9 na\xefve \x93quoted\x94\n")
+    (repo / "bom.py").write_bytes(b"\xef\xbb\xbfdef mit_bom():\n    return 1\n")
+    commit_all(repo)
+    os.mkfifo(repo / "pipe.py")
+    (repo / "dangling.py").symlink_to(repo / "nowhere.py")
+    result = cli("index", str(repo), "--json")
+    assert result.code == 0, result.err
+    assert "Traceback" not in result.err
+    found = cli("query", "größe", "--path", str(repo), "--json")
+    assert found.code == 0, found.err
+    assert "größe" in {hit["name"] for hit in found.json()}  # type: ignore[attr-defined]
+    wide = cli("query", "breite", "--path", str(repo), "--json")
+    assert "breite" in {hit["name"] for hit in wide.json()}  # type: ignore[attr-defined]
