@@ -119,8 +119,10 @@ def test_unknown_keys_warn(repo: Path, env: dict[str, str]) -> None:
     settings = load_settings(repo, env=env)
     assert settings.max_file_bytes == 10  # dashes read as underscores
     assert len(settings.warnings) == 2
-    assert "'budgett'" in settings.warnings[0] and "user:" in settings.warnings[0]
-    assert "'root'" in settings.warnings[1] and "repo:" in settings.warnings[1]
+    user, repo_file = settings.warnings
+    assert user.startswith(env["XDG_CONFIG_HOME"]) and "config.toml" in user
+    assert "'budgett' ignored; did you mean 'budget'?" in user
+    assert repo_file.startswith(str(repo.resolve() / "ctxopt.toml")) and "'root'" in repo_file
 
 
 @pytest.mark.parametrize(

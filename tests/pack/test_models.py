@@ -90,8 +90,8 @@ def test_find_model_by_name_alias_and_prefix(models: dict[str, ModelInfo]) -> No
 
 
 def test_unknown_and_ambiguous_names(models: dict[str, ModelInfo]) -> None:
-    with pytest.raises(UsageError, match=r"unknown model 'gpt5'.*gpt-5"):
-        find_model("gpt5", models)
+    with pytest.raises(UsageError, match=r"unknown model 'gtp-5'.*close names: gpt-5"):
+        find_model("gtp-5", models)
     with pytest.raises(UsageError, match=r"ambiguous.*gemini-2\.5-flash.*gemini-2\.5-pro"):
         find_model("gemini-2.5", models)
 

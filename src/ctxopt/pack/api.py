@@ -22,7 +22,7 @@ from ctxopt.pack.content import make_renderer
 from ctxopt.pack.fit import Fitting, fit_prompt, render_data
 from ctxopt.pack.gaps import blank_gap_checker
 from ctxopt.pack.render import FORMATS, RenderInput, render
-from ctxopt.pack.select import Choice, Fidelity, Render, SelectOptions, select
+from ctxopt.pack.select import FILE_HEADER, Choice, Fidelity, Render, SelectOptions, select
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.retrieve.search import QueryOptions, QueryResult
@@ -171,7 +171,7 @@ def pack_query_result(
         )
     renderer = make_renderer(options.compression)  # type: ignore[arg-type]
     if hits:
-        least = _least_budget(base, hits[0], renderer, options.format)
+        least = _least_budget(base, hits[0], renderer, options.format, fixed)
         if budget < least:
             raise BudgetError(
                 f"the budget of {budget:,} tokens holds the task and headers ({fixed:,} "
@@ -237,12 +237,15 @@ def pack_query_result(
     )
 
 
-def _least_budget(base: RenderInput, best: ScoredChunk, renderer: Render, fmt: str) -> int:
+def _least_budget(
+    base: RenderInput, best: ScoredChunk, renderer: Render, fmt: str, fixed: int
+) -> int:
     """Tokens of the smallest pack with code in it: the task, the headers and the best hit
-    as a one-line stub."""
+    as a one-line stub, as rendered or as the selection reckons it, whichever is more."""
     content, cost = renderer(best.chunk, Fidelity.STUB)
     entry = Choice(best, Fidelity.STUB, content, cost, PickReason.SCORE)
-    return tokens.count(render(render_data(base, [entry], "relevance", ""), fmt))
+    rendered = tokens.count(render(render_data(base, [entry], "relevance", ""), fmt))
+    return max(rendered, fixed + cost + FILE_HEADER)
 
 
 def stop_reason(dropped: Sequence[Dropped]) -> StopReason:
