@@ -218,3 +218,10 @@ def test_cache_dir_comes_from_the_environment_and_reaches_the_static_model(
     assert embedder.model_dir.parent.parent == tmp_path / "cache"  # type: ignore[attr-defined]
     default = load_settings(tmp_path, env={"XDG_CACHE_HOME": str(tmp_path / "xdg")})
     assert default.cache_dir is None and default.model_cache.name == "ctxopt"
+
+
+def test_weight_names_are_the_scoring_factors() -> None:
+    from ctxopt.config.values import WEIGHT_NAMES
+    from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS
+
+    assert set(WEIGHT_NAMES) == set(DEFAULT_WEIGHTS)

@@ -18,19 +18,20 @@ TASK = "fix save_inventory when the file is missing"
 
 @pytest.fixture(scope="module")
 def from_subfolder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sample repo (git), indexed by `ctxopt index` run inside its `inventory/` folder."""
+    """The sample repo (git), indexed at its root; commands run inside `inventory/`."""
     repo = sample_repo(tmp_path_factory.mktemp("truth"))
-    result = run_cli("index", "--quiet", cwd=repo / "inventory")
+    result = run_cli("index", "--quiet", cwd=repo)
     assert result.code == 0, result.err
     return repo
 
 
-def test_index_from_a_subfolder_indexes_the_git_root(from_subfolder: Path) -> None:
-    assert (from_subfolder / ".ctxopt").is_dir()
-    assert not (from_subfolder / "inventory" / ".ctxopt").exists()
-    again = run_cli("index", cwd=from_subfolder / "inventory")
-    assert again.code == 0, again.err
-    assert f"using the repository at {from_subfolder.resolve()}" in again.err
+def test_index_from_a_subfolder_indexes_the_git_root(tmp_path: Path, cli: CliRunner) -> None:
+    repo = sample_repo(tmp_path)
+    result = cli("index", cwd=repo / "inventory")
+    assert result.code == 0, result.err
+    assert (repo / ".ctxopt").is_dir()
+    assert not (repo / "inventory" / ".ctxopt").exists()
+    assert f"using the repository at {repo.resolve()} (found by git" in result.err
 
 
 @pytest.mark.parametrize("command", ["query", "pack", "stats"])
@@ -101,8 +102,9 @@ def test_model_names_in_any_case_aliases_and_every_close_match(
     from_subfolder: Path, cli: CliRunner
 ) -> None:
     where = ("--path", str(from_subfolder), "--json", "--no-refresh")
-    for typed, meant in (("GPT4o", "gpt-4o"), ("4o", "gpt-4o"), ("sonnet", "claude-sonnet-4-5"),
-                         ("Claude-Sonnet-4.5", "claude-sonnet-4-5"), ("opus", "claude-opus-4-1")):  # fmt: skip
+    meanings = {"GPT4o": "gpt-4o", "4o": "gpt-4o", "sonnet": "claude-sonnet-4-5",
+                "Claude-Sonnet-4.5": "claude-sonnet-4-5", "opus": "claude-opus-4-1"}  # fmt: skip
+    for typed, meant in meanings.items():
         result = cli("pack", TASK, "--model", typed, *where)
         assert result.code == 0, (typed, result.err)
         assert result.json()["model"]["name"] == meant

@@ -100,10 +100,11 @@ def config_drafts(path: str, style: ConfigKeys, lines: list[str], text: str) -> 
     name = basename(path)
     if tokens.count(text) <= CONFIG_SMALL_TOKENS or not keys:
         return _plain_config(name, lines, span, keys)
+    ends = [line - 1 for line, _ in keys[1:]] + [span[1]]
     sections = [
-        (span[0] if index == 0 else line, keys[index + 1][0] - 1 if index + 1 < len(keys) else span[1], key)
-        for index, (line, key) in enumerate(keys)
-    ]  # fmt: skip
+        (span[0] if index == 0 else line, end, key)
+        for index, ((line, key), end) in enumerate(zip(keys, ends, strict=True))
+    ]
     half = CONFIG_GROUP_LINES // 2
     drafts: list[Draft] = []
     group: list[tuple[int, int, str]] = []

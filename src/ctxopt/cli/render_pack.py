@@ -96,8 +96,9 @@ def stop_words(result: PackResult) -> str:
     room = f"; stopped with {result.room_left:,} tokens of the budget left: "
     if result.stopped_by is StopReason.PER_FILE_CAP:
         cap = result.max_chunks_per_file
-        return room + f"the other chunks are held back by the per-file cap of {cap} " + (
-            "(raise --max-chunks-per-file)"
+        return room + (
+            f"the others are held back by the cap of {cap} chunks a file "
+            "(raise it with --max-chunks-per-file)"
         )
     return room + (
         f"the candidates ran out (all {result.candidates:,} chunks the ranking passed on, "

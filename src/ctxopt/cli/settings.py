@@ -25,11 +25,14 @@ def settings_from_flags(
     found = find_root(path)
     settings = load_settings(found.root, {k: v for k, v in flags.items() if v is not None})
     if terminal is not None:
-        if announce_root and found.how is not RootFound.GIVEN and found.root != Path.cwd().resolve():
+        if (
+            announce_root
+            and found.how is not RootFound.GIVEN
+            and found.root != Path.cwd().resolve()
+        ):
             where = "its index" if found.how is RootFound.INDEX else "git"
             terminal.info(
-                f"using the repository at {found.root} (found by {where}; "
-                "--path picks another)"
+                f"using the repository at {found.root} (found by {where}; --path picks another)"
             )
         for warning in settings.warnings:
             terminal.warn(warning)

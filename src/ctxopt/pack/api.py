@@ -232,7 +232,7 @@ def pack_query_result(
         model=named,
         max_chunks_per_file=settings.max_chunks_per_file,
         reserve=options.reserve,
-        stopped_by=stop_reason(selection.dropped),
+        stopped_by=stop_reason(selection.dropped, budget - prompt_tokens),
         candidates=len(pool),
     )
 
@@ -248,13 +248,16 @@ def _least_budget(
     return max(rendered, fixed + cost + FILE_HEADER)
 
 
-def stop_reason(dropped: Sequence[Dropped]) -> StopReason:
-    """The limit that ended a selection, read from what it left out and why."""
+def stop_reason(dropped: Sequence[Dropped], room_left: int) -> StopReason:
+    """The limit that ended a selection, read from what it left out and why: the budget
+    when something was turned away for want of room, or when no chunk held back by the
+    per-file cap would have fitted in the room left."""
     reasons = {d.reason for d in dropped}
     if reasons & {DropReason.BUDGET_FULL, DropReason.NO_ROOM, DropReason.FITTING}:
         return StopReason.BUDGET
-    if DropReason.PER_FILE_CAP in reasons:
-        return StopReason.PER_FILE_CAP
+    capped = [d.hit.chunk.tokens for d in dropped if d.reason is DropReason.PER_FILE_CAP]
+    if capped:
+        return StopReason.PER_FILE_CAP if min(capped) < room_left else StopReason.BUDGET
     return StopReason.CANDIDATES
 
 

@@ -44,7 +44,7 @@ def entry_names(run: Sequence[Choice]) -> list[str]:
     names: list[str] = []
     seen: set[str] = set()
     number: Counter[str] = Counter()
-    for (base, part), choice in zip(bases, run, strict=True):
+    for base, part in bases:
         if overloads[base] > 1 and part == 1:
             number[base] += 1
             names.append(f"{base} ({number[base]})")
@@ -65,6 +65,5 @@ def entry_label(run: Sequence[Choice]) -> str:
     if choice.fidelity == Fidelity.EXCERPT:
         shown = f", lines {choice.start_line}-{choice.end_line} shown"
     return (
-        f"{chunk.kind.value} {shown_name(chunk)} "
-        f"(lines {chunk.start_line}-{chunk.end_line}{shown})"
+        f"{chunk.kind.value} {shown_name(chunk)} (lines {chunk.start_line}-{chunk.end_line}{shown})"
     )
