@@ -81,9 +81,10 @@ def model_words(result: PackResult) -> str:
     """The summary's words about the model: the one named, or the recommendation."""
     if result.model is not None:
         model = result.model
+        kept = f", {result.reserve:.0%} kept for the answer" if result.reserve is not None else ""
         return (
-            f"for {model.name} (window {model.context_window:,}, {result.reserve:.0%} kept "
-            f"for the answer): ${result.model_cost:.4f} of input"
+            f"for {model.name} (window {model.context_window:,}{kept}): "
+            f"${result.model_cost:.4f} of input"
         )
     rec = result.recommendation
     return f"recommended model: {rec.model.name} ({rec.tier})"

@@ -76,7 +76,7 @@ class PackResult:
     warnings: tuple[str, ...]
     stale: int
     model: model_table.ModelInfo | None = None  # the model the user named, if any
-    reserve: float = model_table.DEFAULT_RESERVE  # share of its window kept for the answer
+    reserve: float | None = None  # share of its window kept for the answer (None: --budget)
     stopped_by: StopReason = StopReason.BUDGET  # the limit that ended the selection
     candidates: int = 0  # ranked chunks the selection chose from
     max_chunks_per_file: int = 0  # the per-file cap it applied
@@ -231,7 +231,7 @@ def pack_query_result(
         stale=stale,
         model=named,
         max_chunks_per_file=settings.max_chunks_per_file,
-        reserve=options.reserve,
+        reserve=options.reserve if options.budget is None else None,
         stopped_by=stop_reason(selection.dropped, budget - prompt_tokens),
         candidates=len(pool),
     )
