@@ -255,6 +255,14 @@ class DropReason(str, Enum):
     FITTING = "fitting"  # removed to keep the rendered prompt within the budget
 
 
+class StopReason(str, Enum):
+    """What ended a pack's selection."""
+
+    BUDGET = "budget"  # chunks were turned away for want of room
+    PER_FILE_CAP = "per_file_cap"  # room was left; the rest was held back by the per-file cap
+    CANDIDATES = "candidates"  # room was left; every ranked candidate was used or set aside
+
+
 @dataclass(frozen=True)
 class Choice:
     """A chunk picked for the pack, at a fidelity, with its rendered content and cost."""

@@ -174,7 +174,7 @@ def test_test_kinds_by_path_and_name():
     assert by_name(go, "helper").kind == ChunkKind.TEST
     ts = "import { x } from './x';\n\ndescribe('x', () => {\n  it('works', () => {});\n});\n"
     spec = chunk_file("src/x.test.ts", ts, "typescript").chunks
-    assert by_name(spec, "describe x").kind == ChunkKind.TEST
+    assert by_name(spec, "x").kind == ChunkKind.TEST
 
 
 def chunk_record(chunk: Chunk) -> str:

@@ -119,8 +119,10 @@ def test_unknown_keys_warn(repo: Path, env: dict[str, str]) -> None:
     settings = load_settings(repo, env=env)
     assert settings.max_file_bytes == 10  # dashes read as underscores
     assert len(settings.warnings) == 2
-    assert "'budgett'" in settings.warnings[0] and "user:" in settings.warnings[0]
-    assert "'root'" in settings.warnings[1] and "repo:" in settings.warnings[1]
+    user, repo_file = settings.warnings
+    assert user.startswith(env["XDG_CONFIG_HOME"]) and "config.toml" in user
+    assert "'budgett' ignored; did you mean 'budget'?" in user
+    assert repo_file.startswith(str(repo.resolve() / "ctxopt.toml")) and "'root'" in repo_file
 
 
 @pytest.mark.parametrize(
@@ -216,3 +218,10 @@ def test_cache_dir_comes_from_the_environment_and_reaches_the_static_model(
     assert embedder.model_dir.parent.parent == tmp_path / "cache"  # type: ignore[attr-defined]
     default = load_settings(tmp_path, env={"XDG_CACHE_HOME": str(tmp_path / "xdg")})
     assert default.cache_dir is None and default.model_cache.name == "ctxopt"
+
+
+def test_weight_names_are_the_scoring_factors() -> None:
+    from ctxopt.config.values import WEIGHT_NAMES
+    from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS
+
+    assert set(WEIGHT_NAMES) == set(DEFAULT_WEIGHTS)

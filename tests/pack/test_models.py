@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -90,8 +91,8 @@ def test_find_model_by_name_alias_and_prefix(models: dict[str, ModelInfo]) -> No
 
 
 def test_unknown_and_ambiguous_names(models: dict[str, ModelInfo]) -> None:
-    with pytest.raises(UsageError, match=r"unknown model 'gpt5'.*gpt-5"):
-        find_model("gpt5", models)
+    with pytest.raises(UsageError, match=r"unknown model 'gtp-5'.*close names: gpt-5"):
+        find_model("gtp-5", models)
     with pytest.raises(UsageError, match=r"ambiguous.*gemini-2\.5-flash.*gemini-2\.5-pro"):
         find_model("gemini-2.5", models)
 
@@ -146,3 +147,13 @@ def test_recommendation_over_every_window(models: dict[str, ModelInfo]) -> None:
     assert "largest window" in rec.reasoning
     best = max(budget_for_model(m, 0.2) for m in models.values())
     assert budget_for_model(rec.model, 0.2) == best
+
+
+def test_names_in_any_case_without_separators_and_aliases(models: dict[str, ModelInfo]) -> None:
+    assert find_model("GPT4o", models).name == "gpt-4o"
+    assert find_model("claude sonnet 4.5", models).name == "claude-sonnet-4-5"
+    assert find_model("Opus", models).name == "claude-opus-4-1"
+    with pytest.raises(UsageError) as caught:
+        find_model("gpt-4", models)
+    for name in ("gpt-4.1", "gpt-4.1-mini", "gpt-4o", "gpt-4o-mini"):
+        assert re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", str(caught.value))

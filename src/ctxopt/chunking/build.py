@@ -6,14 +6,13 @@ import hashlib
 
 from ctxopt import tokens
 from ctxopt.chunking.draft import Draft
-from ctxopt.chunking.lines import MAX_CHUNK_LINES, split_range
+from ctxopt.chunking.lines import HEAVY_LINES, MAX_CHUNK_LINES, split_range
 from ctxopt.chunking.symbols import code_facts, code_only
 from ctxopt.types import Chunk, ChunkKind
 
 BATCH_CHARS = 400_000
 PIECE_LINES = 80  # lines per piece of a split chunk
-HEAVY_LINES = 150  # a chunk longer than this ...
-HEAVY_CHARS = 6_000  # ... and heavier than this (about 1,500 tokens) is split
+HEAVY_CHARS = 6_000  # a chunk over HEAVY_LINES lines and this heavy (~1,500 tokens) is split
 
 
 def _piece_lines(draft: Draft, lines: list[str]) -> int | None:

@@ -138,8 +138,22 @@ def _js_test_call(test_calls: frozenset[str], node: Node, source: bytes) -> Decl
         return None
     args = call.child_by_field_name("arguments")
     first = args.named_children[0] if args is not None and args.named_children else None
-    label = text_of(source, first).strip("'\"`") if first is not None else callee
-    return Decl("test", "test", node, f"{callee} {label}"[:120])
+    label = _string_text(text_of(source, first)) if first is not None else ""
+    return Decl("test", "test", node, (label or callee)[:120])
+
+
+_ESCAPED = re.compile(r"\\(.)")
+_ESCAPE_CHARS = {"n": " ", "t": " ", "r": " "}
+
+
+def _string_text(literal: str) -> str:
+    """What a string literal says: no quotes, escapes read (`'doesn\\'t'` -> `doesn't`),
+    on one line."""
+    body = literal.strip()
+    if len(body) >= 2 and body[0] == body[-1] and body[0] in "'\"`":
+        body = body[1:-1]
+    body = _ESCAPED.sub(lambda m: _ESCAPE_CHARS.get(m.group(1), m.group(1)), body)
+    return " ".join(body.split())
 
 
 def decl_body(node: Node) -> Node | None:

@@ -9,6 +9,7 @@ from ctxopt.types import ChunkKind
 
 WINDOW_LINES = 60
 MAX_CHUNK_LINES = 500
+HEAVY_LINES = 150  # a longer and heavy chunk is cut into pieces (build.split_long)
 
 
 def trim(lines: list[str], start: int, end: int) -> tuple[int, int] | None:

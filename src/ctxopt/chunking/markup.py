@@ -7,7 +7,7 @@ from posixpath import basename
 
 from ctxopt import tokens
 from ctxopt.chunking.draft import Draft
-from ctxopt.chunking.lines import split_range, trim
+from ctxopt.chunking.lines import HEAVY_LINES, split_range, trim
 from ctxopt.languages import ConfigKeys
 from ctxopt.types import ChunkKind
 
@@ -15,6 +15,7 @@ SECTION_MAX_LINES = 120
 SECTION_LEVEL = 3  # headings of this level or higher start a section
 CONFIG_SMALL_TOKENS = 800
 CONFIG_GROUP_LINES = 80
+CONFIG_PIECE_LINES = HEAVY_LINES  # longer pieces would be cut again, as name#2#2
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
@@ -87,7 +88,11 @@ _JSON_KEY = re.compile(r'^[ \t]{1,4}"((?:\\.|[^"\\])*)"[ \t]*:')
 
 
 def config_drafts(path: str, style: ConfigKeys, lines: list[str], text: str) -> list[Draft]:
-    """A small file is one config chunk; a larger one is grouped by top-level key or table."""
+    """A small file is one config chunk; a larger one is grouped by top-level key or table.
+
+    Small neighbouring sections share a chunk named after the first key; a large section
+    stands alone, and its pieces are named after its own key (`sections`, `sections#2`...).
+    """
     span = trim(lines, 1, len(lines))
     if span is None:
         return []
@@ -95,18 +100,24 @@ def config_drafts(path: str, style: ConfigKeys, lines: list[str], text: str) -> 
     name = basename(path)
     if tokens.count(text) <= CONFIG_SMALL_TOKENS or not keys:
         return _plain_config(name, lines, span, keys)
-    starts = [line for line, _ in keys]
-    if starts[0] > span[0]:
-        keys = [(span[0], name), *keys]
+    ends = [line - 1 for line, _ in keys[1:]] + [span[1]]
+    sections = [
+        (span[0] if index == 0 else line, end, key)
+        for index, ((line, key), end) in enumerate(zip(keys, ends, strict=True))
+    ]
+    half = CONFIG_GROUP_LINES // 2
     drafts: list[Draft] = []
-    group: list[tuple[int, str]] = []
-    for index, (line, key) in enumerate(keys):
-        stop = keys[index + 1][0] - 1 if index + 1 < len(keys) else span[1]
-        group.append((line, key))
-        group_lines = stop - group[0][0] + 1
-        if group_lines >= CONFIG_GROUP_LINES // 2 or index + 1 == len(keys):
-            drafts.extend(_config_group(lines, group, stop))
+    group: list[tuple[int, int, str]] = []
+    for section in sections:
+        if group and section[1] - section[0] + 1 >= half:
+            drafts.extend(_config_group(lines, group))
             group = []
+        group.append(section)
+        if group[-1][1] - group[0][0] + 1 >= half:
+            drafts.extend(_config_group(lines, group))
+            group = []
+    if group:
+        drafts.extend(_config_group(lines, group))
     return drafts
 
 
@@ -115,20 +126,21 @@ def _plain_config(
 ) -> list[Draft]:
     defines = tuple(dict.fromkeys(key for _, key in keys))
     out: list[Draft] = []
-    for s, e in split_range(lines, span[0], span[1], CONFIG_GROUP_LINES * 2):
+    for s, e in split_range(lines, span[0], span[1], CONFIG_PIECE_LINES):
         piece = name if not out else f"{name}#{len(out) + 1}"
         out.append(Draft(ChunkKind.CONFIG, piece, piece, s, e, defines=defines, code=False))
     return out
 
 
-def _config_group(lines: list[str], group: list[tuple[int, str]], stop: int) -> list[Draft]:
-    span = trim(lines, group[0][0], stop)
+def _config_group(lines: list[str], group: list[tuple[int, int, str]]) -> list[Draft]:
+    """The chunks of consecutive sections (start, end, key), named after the first key."""
+    span = trim(lines, group[0][0], group[-1][1])
     if span is None:
         return []
-    first = group[0][1]
-    defines = tuple(dict.fromkeys(key for _, key in group))
+    first = group[0][2]
+    defines = tuple(dict.fromkeys(key for _, _, key in group))
     out: list[Draft] = []
-    for s, e in split_range(lines, span[0], span[1], CONFIG_GROUP_LINES * 2):
+    for s, e in split_range(lines, span[0], span[1], CONFIG_PIECE_LINES):
         piece = first if not out else f"{first}#{len(out) + 1}"
         out.append(Draft(ChunkKind.CONFIG, piece, piece, s, e, defines=defines, code=False))
     return out

@@ -62,14 +62,14 @@ def index(
     terminal = Terminal(quiet=quiet or as_json)
     settings = settings_from_flags(
         target or path,
+        terminal=terminal,
+        announce_root=True,
         db=db,
         embedder=embedder,
         include=tuple(include) if include else None,
         exclude=tuple(exclude) if exclude else None,
         max_file_bytes=max_file_bytes,
     )
-    for warning in settings.warnings:
-        terminal.warn(warning)
     progress = BarProgress(terminal)
     before = safe_read_commit(settings.db_path)
     try:

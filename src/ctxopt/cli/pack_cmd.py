@@ -92,6 +92,7 @@ def pack(
     terminal = Terminal(quiet=quiet)
     settings = settings_from_flags(
         path,
+        terminal=terminal,
         db=db,
         budget=budget,
         model=model,

@@ -43,7 +43,7 @@ def query(
     if not text.strip():
         raise UsageError("the query text is empty; say what the task is")
     terminal = Terminal(quiet=quiet)
-    settings = settings_from_flags(path, db=db, top_k=k)
+    settings = settings_from_flags(path, terminal=terminal, db=db, top_k=k)
     if settings.top_k <= 0:
         raise UsageError(f"-k must be positive, got {settings.top_k}")
     options = QueryOptions(

@@ -6,14 +6,13 @@ from pathlib import Path
 from typing import Any
 
 from ctxopt.cli.console import Terminal
-from ctxopt.pack.api import PackResult
+from ctxopt.pack.api import CANDIDATES, PackResult
 from ctxopt.pack.models import price_source
-from ctxopt.types import Fidelity
+from ctxopt.types import Fidelity, StopReason
 from ctxopt.wording import plural
 
 
 def pack_json(result: PackResult) -> dict[str, Any]:
-    rec = result.recommendation
     return {
         "prompt": result.prompt,
         "tokens": result.tokens,
@@ -50,16 +49,65 @@ def pack_json(result: PackResult) -> dict[str, Any]:
             "priced_with": result.savings.model,
             "prices_date": price_source().date,
         },
-        "model": {
-            "recommended": rec.model.name,
-            "tier": rec.tier,
-            "reasoning": rec.reasoning,
-            "estimated_cost": rec.estimated_cost,
-        },
+        "model": _model_json(result),
+        "stopped_by": result.stopped_by.value,
+        "room_left": result.room_left,
         "intent": result.query.intent.type.value,
         "confidence": result.confidence,
         "warnings": list(result.warnings),
     }
+
+
+def _model_json(result: PackResult) -> dict[str, Any]:
+    """The model the user named (its window and price), else the recommended one."""
+    if result.model is not None:
+        return {
+            "name": result.model.name,
+            "named": True,
+            "context_window": result.model.context_window,
+            "reserve": result.reserve,
+            "input_price": result.model.input_price,
+            "estimated_cost": result.model_cost,
+        }
+    rec = result.recommendation
+    return {
+        "name": rec.model.name,
+        "named": False,
+        "recommended": rec.model.name,
+        "tier": rec.tier,
+        "reasoning": rec.reasoning,
+        "estimated_cost": rec.estimated_cost,
+    }
+
+
+def model_words(result: PackResult) -> str:
+    """The summary's words about the model: the one named, or the recommendation."""
+    if result.model is not None:
+        model = result.model
+        kept = f", {result.reserve:.0%} kept for the answer" if result.reserve is not None else ""
+        return (
+            f"for {model.name} (window {model.context_window:,}{kept}): "
+            f"${result.model_cost:.4f} of input"
+        )
+    rec = result.recommendation
+    return f"recommended model: {rec.model.name} ({rec.tier})"
+
+
+def stop_words(result: PackResult) -> str:
+    """Why the pack stopped short of its budget, when a limit other than the budget did."""
+    if result.stopped_by is StopReason.BUDGET:
+        return ""
+    room = f"; stopped with {result.room_left:,} tokens of the budget left: "
+    if result.stopped_by is StopReason.PER_FILE_CAP:
+        cap = result.max_chunks_per_file
+        return room + (
+            f"the others are held back by the cap of {cap} chunks a file "
+            "(raise it with --max-chunks-per-file)"
+        )
+    return room + (
+        f"the candidates ran out (all {result.candidates:,} chunks the ranking passed on, "
+        f"its best {CANDIDATES} and the rest of the files it is about, are in or set aside)"
+    )
 
 
 def pack_summary(terminal: Terminal, result: PackResult, output: Path | None) -> None:
@@ -71,8 +119,7 @@ def pack_summary(terminal: Terminal, result: PackResult, output: Path | None) ->
         + f"): {plural(len(result.files), 'file')}, {plural(shown, 'chunk')}{where}; "
         f"{result.savings.percentage:.1f}% smaller than the repository "
         f"({result.savings.repo_tokens:,} tokens); intent {result.query.intent.type.value}, "
-        f"confidence {result.confidence:.2f}; recommended model: "
-        f"{result.recommendation.model.name} ({result.recommendation.tier})",
+        f"confidence {result.confidence:.2f}; {model_words(result)}{stop_words(result)}",
         markup=False,
     )
 
@@ -98,4 +145,5 @@ def pack_explain(terminal: Terminal, result: PackResult) -> None:
             f"(score {drop.hit.score:.3f}): {drop.text}",
             markup=False,
         )
-    terminal.err.print(f"recommendation: {result.recommendation.reasoning}", markup=False)
+    if result.model is None:
+        terminal.err.print(f"recommendation: {result.recommendation.reasoning}", markup=False)

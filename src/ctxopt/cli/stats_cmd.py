@@ -103,7 +103,7 @@ def stats(
     if fail_under is not None and not task and tasks_file is None:
         raise UsageError("--fail-under needs tasks: --task TEXT or --tasks-file FILE")
     terminal = Terminal(quiet=quiet)
-    settings = settings_from_flags(path, db=db)
+    settings = settings_from_flags(path, terminal=terminal, db=db)
     request = StatsRequest(
         depth=depth,
         top=top,

@@ -3,6 +3,8 @@ object-store locations."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 from ctxopt.errors import UsageError
@@ -18,6 +20,39 @@ def resolve_root(path: Path | None) -> Path:
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder; pass the repository folder")
     return root.resolve()
+
+
+class RootFound(str, Enum):
+    """How the repository folder of a command was found."""
+
+    GIVEN = "given"  # --path or the folder argument
+    INDEX = "index"  # the nearest folder up holding a .ctxopt index
+    GIT = "git"  # the top of the git work tree holding the current folder
+    CURRENT = "current"  # neither: the current folder
+
+
+@dataclass(frozen=True)
+class FoundRoot:
+    root: Path
+    how: RootFound
+
+
+def find_root(path: Path | None = None, start: Path | None = None) -> FoundRoot:
+    """The folder a command works on, found as git finds its work tree.
+
+    A given path wins.  Otherwise, walking up from start (the current folder): the first
+    folder holding a `.ctxopt` index, or holding `.git` (the top of the work tree, where
+    the walk stops); outside git and with no index up the tree, the current folder.
+    """
+    if path is not None:
+        return FoundRoot(resolve_root(path), RootFound.GIVEN)
+    here = resolve_root(start)
+    for folder in (here, *here.parents):
+        if (folder / INDEX_DIR).is_dir():
+            return FoundRoot(folder, RootFound.INDEX)
+        if (folder / ".git").exists():
+            return FoundRoot(folder, RootFound.GIT)
+    return FoundRoot(here, RootFound.CURRENT)
 
 
 def is_object_store(location: Path | str) -> bool:

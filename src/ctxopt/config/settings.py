@@ -8,6 +8,7 @@ source is recorded ("default", "user:<path>", "repo:<path>", "env:CTXOPT_X",
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 from collections.abc import Mapping
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ctxopt.config.paths import INDEX_DIR, is_object_store, user_cache
-from ctxopt.config.values import CHECKS, LIST_FIELDS, parse_env
+from ctxopt.config.values import CHECKS, LIST_FIELDS, WEIGHT_NAMES, parse_env
 from ctxopt.errors import UsageError
 
 if sys.version_info >= (3, 11):
@@ -118,16 +119,37 @@ def _tool_table(pyproject: Path) -> object:
 
 
 def _file_values(source: str, table: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """Known keys of a file (dashes read as underscores) and warnings for the others."""
+    """Known keys of a file (dashes read as underscores) and warnings for the others, each
+    naming the file, the key and the closest valid key."""
     values: dict[str, Any] = {}
     warnings: list[str] = []
+    where = _file_of(source)
     for key, value in table.items():
         name = key.replace("-", "_")
         if name in SETTABLE:
             values[name] = value
         else:
-            warnings.append(f"{source}: unknown key {key!r} ignored")
+            warnings.append(unknown_key(where, key, SETTABLE))
+    weights = values.get("weights")
+    if isinstance(weights, Mapping):
+        for key in weights:
+            if key not in WEIGHT_NAMES:
+                warnings.append(unknown_key(where, f"weights.{key}", WEIGHT_NAMES, key))
     return values, warnings
+
+
+def _file_of(source: str) -> str:
+    """The file a layer's source names ("repo:/x/ctxopt.toml" -> "/x/ctxopt.toml"), saying
+    which table when it is a pyproject.toml."""
+    path = source.partition(":")[2] or source
+    return f"{path} [tool.ctxopt]" if path.endswith("pyproject.toml") else path
+
+
+def unknown_key(where: str, key: str, valid: tuple[str, ...], word: str | None = None) -> str:
+    """The warning for an unknown key: the file, the key, and the closest valid key."""
+    close = difflib.get_close_matches((word or key).replace("-", "_"), valid, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(valid)})"
+    return f"{where}: unknown key {key!r} ignored{hint}"
 
 
 def _env_values(env: Mapping[str, str]) -> dict[str, tuple[str, object]]:

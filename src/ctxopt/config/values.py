@@ -15,6 +15,11 @@ EMBEDDERS = ("static", "minilm")
 COMPRESSIONS = ("none", "light", "medium", "aggressive")
 FORMATS = ("markdown", "xml", "plain")
 LIST_FIELDS = ("include", "exclude")
+# the retrieval factors a [weights] table may set (retrieve/scoring.py's DEFAULT_WEIGHTS)
+WEIGHT_NAMES = (
+    "fused", "lexical", "window", "semantic", "symbol", "proximity", "location",
+    "dependency", "recency", "centrality", "type", "language",
+)  # fmt: skip
 MAX_RESERVE = 0.9
 
 
@@ -25,10 +30,13 @@ def _string(value: object) -> str:
 
 
 def _choice(options: tuple[str, ...]) -> Callable[[object], str]:
+    """One of options, in any case (`--format XML` is `xml`)."""
+
     def check(value: object) -> str:
-        if value not in options:
+        lowered = value.strip().lower() if isinstance(value, str) else value
+        if lowered not in options:
             raise ValueError(f"must be one of {', '.join(options)}")
-        return str(value)
+        return str(lowered)
 
     return check
 

@@ -8,6 +8,7 @@ and never opens or changes the index itself.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,15 +19,15 @@ from ctxopt.index.store import IndexReader
 from ctxopt.pack import models as model_table
 from ctxopt.pack.compress import LEVELS
 from ctxopt.pack.content import make_renderer
-from ctxopt.pack.fit import Fitting, fit_prompt
+from ctxopt.pack.fit import Fitting, fit_prompt, render_data
 from ctxopt.pack.gaps import blank_gap_checker
 from ctxopt.pack.render import FORMATS, RenderInput, render
-from ctxopt.pack.select import Choice, Fidelity, SelectOptions, select
+from ctxopt.pack.select import FILE_HEADER, Choice, Fidelity, Render, SelectOptions, select
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.retrieve.search import QueryOptions, QueryResult
 from ctxopt.terms import split_identifier
-from ctxopt.types import Dropped
+from ctxopt.types import Dropped, DropReason, PickReason, StopReason
 
 CANDIDATES = 300
 SMALL_BUDGET = 1000
@@ -75,6 +76,21 @@ class PackResult:
     confidence: float
     warnings: tuple[str, ...]
     stale: int
+    model: model_table.ModelInfo | None = None  # the model the user named, if any
+    reserve: float | None = None  # share of its window kept for the answer (None: --budget)
+    stopped_by: StopReason = StopReason.BUDGET  # the limit that ended the selection
+    candidates: int = 0  # ranked chunks the selection chose from
+    max_chunks_per_file: int = 0  # the per-file cap it applied
+
+    @property
+    def room_left(self) -> int:
+        """cl100k tokens of the budget the prompt did not use."""
+        return max(0, self.budget - self.tokens)
+
+    @property
+    def model_cost(self) -> float:
+        """USD for the prompt as input to the named model (0.0 when none was named)."""
+        return model_table.estimate_cost(self.tokens, self.model) if self.model else 0.0
 
 
 def resolve_budget(
@@ -127,7 +143,7 @@ def pack_query_result(
     re-indexed, reported in the result."""
     _validate(options)
     table = model_table.load_models(settings.models_file)
-    budget, model_budget, factor, _model = resolve_budget(options, table)
+    budget, model_budget, factor, named = resolve_budget(options, table)
     records = reader.file_records()
     repo_tokens = sum(r.tokens for r in records.values())
     hits = _merge_hits(options.extra_hits, query.results)
@@ -154,13 +170,22 @@ def pack_query_result(
             f"the budget of {budget:,} tokens cannot hold even the task and headers "
             f"({fixed:,} tokens); raise --budget or pick a --model with a larger window"
         )
+    renderer = make_renderer(options.compression)  # type: ignore[arg-type]
+    if hits:
+        least = _least_budget(base, hits[0], renderer, options.format, fixed)
+        if budget < least:
+            raise BudgetError(
+                f"the budget of {budget:,} tokens holds the task and headers ({fixed:,} "
+                f"tokens) but not one entry of code: that takes {least:,}; raise --budget to "
+                f"at least {math.ceil(least * factor):,} (or pick a --model with a larger window)"
+            )
     if budget < SMALL_BUDGET:
         warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
     focus = focus_files(hits)
     hits = [*hits, *_rest_of_files(reader, focus, hits)]
-    renderer = make_renderer(options.compression)  # type: ignore[arg-type]
+    pool = hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task]
     selection = select(
-        hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task],
+        pool,
         SelectOptions(
             budget=budget - fixed,
             max_chunks_per_file=settings.max_chunks_per_file,
@@ -182,7 +207,7 @@ def pack_query_result(
     prompt, data, selection = fit_prompt(base, selection, budget, fitting)
     prompt_tokens = tokens.count(prompt)
     recommendation = model_table.recommend_model(prompt_tokens, query.intent.complexity, table)
-    price_model = _model or model_table.price_model(None, table)
+    price_model = named or model_table.price_model(None, table)
     saved_tokens = max(0, repo_tokens - prompt_tokens)
     return PackResult(
         prompt=prompt,
@@ -206,7 +231,36 @@ def pack_query_result(
         confidence=confidence,
         warnings=tuple(warnings),
         stale=stale,
+        model=named,
+        max_chunks_per_file=settings.max_chunks_per_file,
+        reserve=options.reserve if options.budget is None else None,
+        stopped_by=stop_reason(selection.dropped, budget - prompt_tokens),
+        candidates=len(pool),
     )
+
+
+def _least_budget(
+    base: RenderInput, best: ScoredChunk, renderer: Render, fmt: str, fixed: int
+) -> int:
+    """Tokens of the smallest pack with code in it: the task, the headers and the best hit
+    as a one-line stub, as rendered or as the selection reckons it, whichever is more."""
+    content, cost = renderer(best.chunk, Fidelity.STUB)
+    entry = Choice(best, Fidelity.STUB, content, cost, PickReason.SCORE)
+    rendered = tokens.count(render(render_data(base, [entry], "relevance", ""), fmt))
+    return max(rendered, fixed + cost + FILE_HEADER)
+
+
+def stop_reason(dropped: Sequence[Dropped], room_left: int) -> StopReason:
+    """The limit that ended a selection, read from what it left out and why: the budget
+    when something was turned away for want of room, or when no chunk held back by the
+    per-file cap would have fitted in the room left."""
+    reasons = {d.reason for d in dropped}
+    if reasons & {DropReason.BUDGET_FULL, DropReason.NO_ROOM, DropReason.FITTING}:
+        return StopReason.BUDGET
+    capped = [d.hit.chunk.tokens for d in dropped if d.reason is DropReason.PER_FILE_CAP]
+    if capped:
+        return StopReason.PER_FILE_CAP if min(capped) < room_left else StopReason.BUDGET
+    return StopReason.CANDIDATES
 
 
 FOCUS_FILES = 3  # at most this many files are exempt from the per-file cap ...

@@ -10,7 +10,6 @@ of each tokenizer, so budgets derived from them keep a margin.
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 from dataclasses import dataclass, fields
@@ -20,6 +19,7 @@ from typing import Any, Literal
 
 from ctxopt.config.environment import MODELS_FILE
 from ctxopt.errors import UsageError
+from ctxopt.pack.model_names import match_model_name
 
 Tier = Literal["local", "cheap", "balanced", "top"]
 TIERS: tuple[Tier, ...] = ("local", "cheap", "balanced", "top")
@@ -161,23 +161,10 @@ def load_models(override: Path | None = None) -> dict[str, ModelInfo]:
 
 
 def find_model(name: str, models: dict[str, ModelInfo]) -> ModelInfo:
-    """A model by exact name, alias, or unique prefix (case-insensitive)."""
-    wanted = name.strip().lower()
-    by_key: dict[str, ModelInfo] = {}
-    for model in models.values():
-        for key in (model.name, *model.aliases):
-            by_key.setdefault(key.lower(), model)
-    if wanted in by_key:
-        return by_key[wanted]
-    matches = {m.name: m for key, m in by_key.items() if wanted and key.startswith(wanted)}
-    if len(matches) == 1:
-        return next(iter(matches.values()))
-    if matches:
-        names = ", ".join(sorted(matches))
-        raise UsageError(f"model {name!r} is ambiguous: it matches {names}; give the full name")
-    close = difflib.get_close_matches(wanted, sorted(by_key), n=5, cutoff=0.5)
-    hint = f"; close names: {', '.join(close)}" if close else ""
-    raise UsageError(f"unknown model {name!r}{hint} (add it with a JSON file in ${MODELS_FILE})")
+    """A model by name or alias in any case, separators ignored, or a unique prefix
+    (pack/model_names.py); a UsageError listing every model the name could mean."""
+    hint = f" (add it with a JSON file in ${MODELS_FILE})"
+    return models[match_model_name(name, models, hint)]
 
 
 def budget_for_model(model: ModelInfo, reserve: float = DEFAULT_RESERVE) -> int:

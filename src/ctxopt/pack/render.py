@@ -8,6 +8,7 @@ from itertools import pairwise
 from xml.sax.saxutils import escape
 
 from ctxopt.languages import by_name
+from ctxopt.pack.labels import entry_label, shown_name
 from ctxopt.types import Choice, Chunk, Fidelity
 
 FORMATS = ("markdown", "xml", "plain")
@@ -121,11 +122,7 @@ def run_text(run: Sequence[Choice], *, line_numbers: bool) -> str:
 
 def run_label(run: Sequence[Choice]) -> str:
     """One chunk's label, or the names of the merged chunks and the lines they span."""
-    if len(run) == 1:
-        return _label(run[0])
-    names = ", ".join(c.hit.chunk.qualified_name or c.hit.chunk.name or c.hit.chunk.kind.value
-                      for c in run)  # fmt: skip
-    return f"{names} (lines {run[0].start_line}-{run[-1].end_line})"
+    return entry_label(run)
 
 
 def header_text(data: RenderInput) -> str:
@@ -218,18 +215,9 @@ def _raw(code: str) -> str:
     return code
 
 
-def _label(choice: Choice) -> str:
-    chunk = choice.hit.chunk
-    name = chunk.qualified_name or chunk.name or chunk.kind.value
-    shown = "" if choice.fidelity == Fidelity.FULL else f", {choice.fidelity.value} only"
-    if choice.fidelity == Fidelity.EXCERPT:
-        shown = f", lines {choice.start_line}-{choice.end_line} shown"
-    return f"{chunk.kind.value} {name} (lines {chunk.start_line}-{chunk.end_line}{shown})"
-
-
 def _place(choice: Choice) -> str:
     chunk = choice.hit.chunk
-    name = chunk.qualified_name or chunk.name
+    name = shown_name(chunk)
     return f"{chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.kind.value} {name}".rstrip()
 
 
