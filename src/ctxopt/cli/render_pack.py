@@ -56,6 +56,7 @@ def pack_json(result: PackResult) -> dict[str, Any]:
         "intent": result.query.intent.type.value,
         "confidence": result.confidence,
         "warnings": list(result.warnings),
+        "secrets_redacted": result.secrets_redacted,
     }
 
 
@@ -69,7 +70,12 @@ def pack_summary(terminal: Terminal, result: PackResult, output: Path | None) ->
         f"{result.savings.percentage:.1f}% smaller than the repository "
         f"({result.savings.repo_tokens:,} tokens); intent {result.query.intent.type.value}, "
         f"confidence {result.confidence:.2f}; recommended model: "
-        f"{result.recommendation.model.name} ({result.recommendation.tier})",
+        f"{result.recommendation.model.name} ({result.recommendation.tier})"
+        + (
+            f"; redacted {plural(result.secrets_redacted, 'secret')}"
+            if result.secrets_redacted
+            else ""
+        ),
         markup=False,
     )
 

@@ -47,7 +47,14 @@ def process_file(source: SourceFile, timeout_s: float) -> ProcessedFile:
     chunked = chunk_file(source.path, text, source.language, timeout_s=timeout_s)
     if decode_errors and not chunked.decode_errors:
         chunked = ChunkedFile(chunked.chunks, chunked.fallback_reason, decode_errors)
-    return ProcessedFile(source, content_hash, chunked)
+    return ProcessedFile(source, content_hash, scan_secrets(chunked))
+
+
+def scan_secrets(chunked: ChunkedFile) -> ChunkedFile:
+    """Each chunk with the secrets found in its text, stored so that outputs redact them."""
+    from ctxopt.secrets.chunks import with_secrets
+
+    return with_secrets(chunked)
 
 
 def _process_star(args: tuple[SourceFile, float]) -> ProcessedFile:
@@ -116,7 +123,7 @@ def _isolated(source: SourceFile, timeout_s: float) -> ProcessedFile:
         text, decode_errors = read_source(source.abs_path)
         fallback = chunk_file(source.path, text, TEXT.name, timeout_s=timeout_s)
         chunked = ChunkedFile(fallback.chunks, "parser crashed", decode_errors)
-        return ProcessedFile(source, file_hash(source.abs_path), chunked)
+        return ProcessedFile(source, file_hash(source.abs_path), scan_secrets(chunked))
 
 
 def _context() -> multiprocessing.context.BaseContext:

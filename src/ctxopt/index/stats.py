@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxopt.config.settings import Settings
 from ctxopt.index.build import language_table
 from ctxopt.index.freshness import stale_count, stale_plan
+from ctxopt.index.secret_counts import secret_counts
 from ctxopt.index.store import IndexReader
 
 
@@ -25,6 +26,7 @@ class IndexReport:
     indexed_at: float
     changed_since: int
     db_path: str
+    secrets: dict[str, int] = field(default_factory=dict)  # kind -> findings redacted in outputs
 
 
 def folder_size(path: Path) -> int:
@@ -55,4 +57,5 @@ def index_report(settings: Settings) -> IndexReport:
         indexed_at=meta.indexed_at,
         changed_since=stale_count(stale_plan(settings, reader)),
         db_path=str(settings.db_path),
+        secrets=secret_counts(reader),
     )

@@ -25,6 +25,8 @@ from ctxopt.pack.select import Choice, Fidelity, SelectOptions, select
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.retrieve.search import QueryOptions, QueryResult
+from ctxopt.secrets import redact_text
+from ctxopt.secrets.chunks import redacted_hits, shown_secrets
 from ctxopt.terms import split_identifier
 from ctxopt.types import Dropped
 
@@ -74,6 +76,7 @@ class PackResult:
     confidence: float
     warnings: tuple[str, ...]
     stale: int
+    secrets_redacted: int = 0  # findings redacted on the lines the pack shows
 
 
 def resolve_budget(
@@ -138,7 +141,7 @@ def pack_query_result(
         )
     base = RenderInput(
         repo_name=settings.root.name,
-        task=_task_text(options),
+        task=_task_text(options, redact=not settings.allow_secrets),
         groups=(),
         elsewhere=(),
         overview="",
@@ -157,6 +160,8 @@ def pack_query_result(
         warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
     focus = focus_files(hits)
     hits = [*hits, *_rest_of_files(reader, focus, hits)]
+    if not settings.allow_secrets:  # before compression and fitting: the budget holds
+        hits = redacted_hits(hits)
     renderer = make_renderer(options.compression)  # type: ignore[arg-type]
     selection = select(
         hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task],
@@ -204,6 +209,7 @@ def pack_query_result(
         confidence=confidence,
         warnings=tuple(warnings),
         stale=stale,
+        secrets_redacted=0 if settings.allow_secrets else shown_secrets(selection.chosen),
     )
 
 
@@ -247,8 +253,9 @@ def _rest_of_files(
     ]
 
 
-def _task_text(options: PackOptions) -> str:
-    return f"{options.preface.rstrip()}\n\n{options.task}" if options.preface else options.task
+def _task_text(options: PackOptions, *, redact: bool) -> str:
+    preface = redact_text(options.preface) if redact else options.preface  # the diff
+    return f"{preface.rstrip()}\n\n{options.task}" if preface else options.task
 
 
 def _merge_hits(extra: Sequence[ScoredChunk], results: Sequence[ScoredChunk]) -> list[ScoredChunk]:
