@@ -90,11 +90,11 @@ def _pieces(text: str, findings: Sequence[SecretFinding]) -> list[tuple[str, str
 
 
 def _scrub(value: str, pieces: Sequence[tuple[str, str]], *, scan: bool = False) -> str:
+    if scan and value:
+        value = redact_keeping_lines(value, find_secrets(value))
     for piece, label in pieces:
         if piece in value:
             value = value.replace(piece, label)
-    if scan and value:
-        value = redact_keeping_lines(value, find_secrets(value))
     return value
 
 
