@@ -266,3 +266,18 @@ def test_a_secret_added_after_indexing_is_redacted_after_the_refresh(
     finally:
         notes.write_text(original, encoding="utf-8")
         repo.cli("index", "--quiet")
+
+
+def test_the_diff_a_pack_shows_is_redacted(repo: Repo) -> None:
+    token = "xo" + "xb-" + rand(12, string.digits) + "-" + rand(13, string.digits) + "-" + rand(24)
+    target = repo.root / "deploy/auth.py"
+    original = target.read_text(encoding="utf-8")
+    try:
+        target.write_text(original + f'\nSLACK_DEPLOY = "{token}"\n', encoding="utf-8")
+        result = repo.cli("pack", "review the deploy change", "--diff", *WIDE)
+        assert "```diff" in result.out
+        assert leaks(result.out, {"slack": Planted(token, "slack-token")}) == []
+        assert '+SLACK_DEPLOY = "[REDACTED:slack-token]"' in result.out
+    finally:
+        target.write_text(original, encoding="utf-8")
+        repo.cli("index", "--quiet")
