@@ -47,6 +47,16 @@ class Discovery:
     git_root: str | None  # absolute path of the git work tree, None outside git
 
 
+@dataclass(frozen=True, order=True)
+class SecretSpan:
+    """A secret found in a chunk: text[start:end] (character offsets in the chunk's text) and
+    its kind, the value of a `ctxopt.secrets.SecretKind` ("private-key", "jwt", ...)."""
+
+    start: int
+    end: int
+    kind: str
+
+
 @dataclass(frozen=True)
 class Chunk:
     """One retrievable unit of code or text (before embedding)."""
@@ -71,6 +81,7 @@ class Chunk:
     parent: str = ""  # qualified name of the enclosing class, "" at top level
     summary: bool = False  # True for a class-summary chunk of a split class
     commit_time: int = 0  # unix seconds of the file's last git commit, set by the indexer
+    secrets: tuple[SecretSpan, ...] = ()  # secrets found in text at index time
 
 
 @dataclass(frozen=True)

@@ -181,6 +181,7 @@ def chunk_record(chunk: Chunk) -> str:
     """One line per chunk: where it is, and a digest of every field the chunker sets."""
     fields = asdict(chunk)
     del fields["commit_time"]  # set by the indexer, not the chunker
+    del fields["secrets"]  # found by the indexer's secret scan, not the chunker
     digest = hashlib.sha1(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:12]
     span = f"{chunk.start_line}-{chunk.end_line}"
     return f"  {chunk.kind.value} {chunk.qualified_name} {span} {chunk.tokens} {digest}"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ctxopt.app.refresh import Freshness, Notify, refresh_index
 from ctxopt.config.settings import Settings
 from ctxopt.retrieve.search import QueryOptions, QueryResult, search
+from ctxopt.secrets.chunks import redacted_hits
 
 
 def refresh_then_query(
@@ -15,6 +18,10 @@ def refresh_then_query(
     refresh: bool = True,
     notify: Notify | None = None,
 ) -> tuple[QueryResult, Freshness]:
-    """Re-index changed files (unless refresh is False), then rank the chunks for the task."""
+    """Re-index changed files (unless refresh is False), then rank the chunks for the task;
+    the secrets of the ranked chunks are redacted unless settings.allow_secrets."""
     freshness, reader = refresh_index(settings, refresh=refresh, notify=notify)
-    return search(settings, task, options, reader=reader), freshness
+    result = search(settings, task, options, reader=reader)
+    if not settings.allow_secrets:
+        result = replace(result, results=tuple(redacted_hits(result.results)))
+    return result, freshness

@@ -9,6 +9,7 @@ from ctxopt.config.settings import Settings
 from ctxopt.errors import IndexBusyError
 from ctxopt.index.build import build_index
 from ctxopt.index.freshness import stale_count, stale_plan
+from ctxopt.index.schema import check_format
 from ctxopt.index.store import IndexReader
 from ctxopt.wording import plural
 
@@ -34,6 +35,7 @@ def refresh_index(
     Returns the freshness and a reader of the index as it now is.
     """
     reader = IndexReader(settings.db_path)
+    check_format(reader.meta(), settings.db_path)  # e.g. an index without stored secrets
     stale = stale_count(stale_plan(settings, reader))
     if stale and refresh:
         if notify:

@@ -9,6 +9,7 @@ import typer
 
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import settings_from_flags
 from ctxopt.wording import plural
 
@@ -80,6 +81,7 @@ def pack(
     explain: Annotated[
         bool, typer.Option("--explain", help="On stderr: why each chunk was picked or dropped.")
     ] = False,
+    allow_secrets: AllowSecretsOption = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -100,7 +102,9 @@ def pack(
         compression=compression,
         format=fmt,
         max_chunks_per_file=max_chunks_per_file,
+        allow_secrets=allow_secrets_flag(allow_secrets),
     )
+    warn_if_allowed(terminal, settings)
     options = PackOptions(
         task=task,
         budget=budget if budget is not None else (None if settings.model else settings.budget),

@@ -8,6 +8,7 @@ import typer
 
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import settings_from_flags
 from ctxopt.wording import plural
 
@@ -31,6 +32,7 @@ def query(
         bool, typer.Option("--no-refresh", help="Don't re-index changed files first; warn.")
     ] = False,
     explain: Annotated[bool, typer.Option("--explain", help="Show each factor's share.")] = False,
+    allow_secrets: AllowSecretsOption = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -43,7 +45,10 @@ def query(
     if not text.strip():
         raise UsageError("the query text is empty; say what the task is")
     terminal = Terminal(quiet=quiet)
-    settings = settings_from_flags(path, terminal=terminal, db=db, top_k=k)
+    settings = settings_from_flags(
+        path, terminal=terminal, db=db, top_k=k, allow_secrets=allow_secrets_flag(allow_secrets)
+    )
+    warn_if_allowed(terminal, settings)
     if settings.top_k <= 0:
         raise UsageError(f"-k must be positive, got {settings.top_k}")
     options = QueryOptions(

@@ -55,6 +55,7 @@ def pack_json(result: PackResult) -> dict[str, Any]:
         "intent": result.query.intent.type.value,
         "confidence": result.confidence,
         "warnings": list(result.warnings),
+        "secrets_redacted": result.secrets_redacted,
     }
 
 
@@ -119,7 +120,12 @@ def pack_summary(terminal: Terminal, result: PackResult, output: Path | None) ->
         + f"): {plural(len(result.files), 'file')}, {plural(shown, 'chunk')}{where}; "
         f"{result.savings.percentage:.1f}% smaller than the repository "
         f"({result.savings.repo_tokens:,} tokens); intent {result.query.intent.type.value}, "
-        f"confidence {result.confidence:.2f}; {model_words(result)}{stop_words(result)}",
+        f"confidence {result.confidence:.2f}; {model_words(result)}{stop_words(result)}"
+        + (
+            f"; redacted {plural(result.secrets_redacted, 'secret')}"
+            if result.secrets_redacted
+            else ""
+        ),
         markup=False,
     )
 

@@ -82,7 +82,8 @@ def report_table(terminal: Terminal, report: IndexReport, *, top: int = 10) -> N
         f"index: {report.db_path} ({report.size_bytes / 1e6:.1f} MB on disk)\n"
         f"embedder: {report.embedder} ({report.dimensions} dimensions)\n"
         f"last indexed commit: {report.last_commit[:12] or '(none)'} at {when} UTC\n"
-        f"files changed since: {report.changed_since}",
+        f"files changed since: {report.changed_since}\n"
+        f"secrets redacted in outputs: {secrets_line(report.secrets)}",
         markup=False,
     )
 
@@ -158,3 +159,11 @@ def gate_failures(terminal: Terminal, report: StatsReport) -> None:
     """One line on stderr per failed gate."""
     for failure in report.failures:
         terminal.err.print(f"ctxopt: gate failed: {gate_message(failure)}", markup=False)
+
+
+def secrets_line(counts: dict[str, int]) -> str:
+    """ "3 (jwt 1, private-key 2)", or "none found"."""
+    if not counts:
+        return "none found"
+    kinds = ", ".join(f"{kind} {count}" for kind, count in counts.items())
+    return f"{sum(counts.values()):,} ({kinds})"

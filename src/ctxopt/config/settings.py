@@ -47,6 +47,7 @@ class Settings:
     weights: tuple[tuple[str, float], ...] = ()  # retrieval weight overrides, sorted by name
     cache_dir: Path | None = None  # distilled models; None -> the user cache folder
     models_file: Path | None = None  # JSON entries laid over the built-in model table
+    allow_secrets: bool = False  # outputs show found secrets instead of [REDACTED:<kind>]
     sources: tuple[tuple[str, str], ...] = ()  # field -> source
     warnings: tuple[str, ...] = ()
 

@@ -84,6 +84,12 @@ def _weights(value: object) -> tuple[tuple[str, float], ...]:
         raise ValueError("must map names to numbers") from None
 
 
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("must be true or false")
+    return value
+
+
 def _optional_string(value: object) -> str | None:
     return None if value == "" else _string(value)
 
@@ -112,10 +118,11 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "cache_dir": _optional_path,
     "models_file": _optional_path,
     "weights": _weights,
+    "allow_secrets": _bool,
 }
 INT_FIELDS = frozenset({"max_file_bytes", "budget", "max_chunks_per_file", "top_k"})
 FLOAT_FIELDS = frozenset({"parse_timeout", "reserve"})
-BOOL_FIELDS: frozenset[str] = frozenset()  # none yet; env parsing supports them
+BOOL_FIELDS: frozenset[str] = frozenset({"allow_secrets"})
 
 
 def parse_env(name: str, text: str) -> object:

@@ -46,7 +46,14 @@ def process_file(source: SourceFile, timeout_s: float) -> ProcessedFile:
     chunked = chunk_file(source.path, text, source.language, timeout_s=timeout_s)
     if decode_errors and not chunked.decode_errors:
         chunked = ChunkedFile(chunked.chunks, chunked.fallback_reason, decode_errors)
-    return ProcessedFile(source, content_hash, chunked)
+    return ProcessedFile(source, content_hash, scan_secrets(chunked))
+
+
+def scan_secrets(chunked: ChunkedFile) -> ChunkedFile:
+    """Each chunk with the secrets found in its text, stored so that outputs redact them."""
+    from ctxopt.secrets.chunks import with_secrets
+
+    return with_secrets(chunked)
 
 
 def watchdog_s(timeout_s: float) -> float:
@@ -97,7 +104,7 @@ def fallback(source: SourceFile, reason: str) -> ProcessedFile:
         return ProcessedFile(source, file_hash(source.abs_path), ChunkedFile(()), error=str(exc))
     fallback = chunk_file(source.path, text, TEXT.name)
     chunked = ChunkedFile(fallback.chunks, reason, decode_errors)
-    return ProcessedFile(source, file_hash(source.abs_path), chunked)
+    return ProcessedFile(source, file_hash(source.abs_path), scan_secrets(chunked))
 
 
 def worker_context() -> multiprocessing.context.BaseContext:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
+from ctxopt.errors import IndexMismatchError
 from ctxopt.terms import expand_identifiers, split_identifier
-from ctxopt.types import Chunk, FileRecord
+from ctxopt.types import Chunk, FileRecord, IndexMeta, SecretSpan
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: chunks carry the secrets found in them
 CHUNKS = "chunks"
 GRAPH = "graph"
 FILES = "files"
@@ -65,10 +66,32 @@ def chunks_schema(dimensions: int) -> pa.Schema:
             ("parent", pa.string()),
             ("summary", pa.bool_()),
             ("commit_time", pa.int64()),
+            ("secrets", pa.list_(secret_type())),
             ("search", pa.string()),
             ("vector", pa.list_(pa.float32(), dimensions)),
         ]
     )
+
+
+def secret_type() -> pa.DataType:
+    """A stored secret span: offsets in the chunk's text and the kind's name."""
+    import pyarrow as pa
+
+    return pa.struct([("start", pa.int32()), ("end", pa.int32()), ("kind", pa.string())])
+
+
+def secrets_from_row(value: Sequence[Mapping[str, Any]] | None) -> tuple[SecretSpan, ...]:
+    """The spans of a chunk row's secrets column."""
+    return tuple(SecretSpan(int(r["start"]), int(r["end"]), str(r["kind"])) for r in value or ())
+
+
+def check_format(meta: IndexMeta, db: object) -> None:
+    """Raise IndexMismatchError for an index written in another format (rebuild it)."""
+    if meta.format_version != FORMAT_VERSION:
+        raise IndexMismatchError(
+            f"the index at {db} was written by another ctxopt version "
+            f"(format {meta.format_version}); rebuild it with `ctxopt index --full`"
+        )
 
 
 def files_schema() -> pa.Schema:
@@ -115,6 +138,9 @@ def chunk_rows(chunks: Sequence[Chunk], vectors: object, dimensions: int) -> pa.
             value = getattr(chunk, field_name)
             columns[field_name].append(list(value) if isinstance(value, tuple) else value)
         columns["kind"][-1] = chunk.kind.value
+        columns["secrets"][-1] = [
+            {"start": s.start, "end": s.end, "kind": s.kind} for s in chunk.secrets
+        ]
         columns["search"].append(search_text(chunk))
     flat = pa.array(np.asarray(vectors, dtype=np.float32).reshape(-1))
     columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, dimensions)  # type: ignore[assignment]

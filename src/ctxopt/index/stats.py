@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ctxopt.config.settings import Settings
 from ctxopt.index import schema
 from ctxopt.index.build import language_table
 from ctxopt.index.freshness import stale_count, stale_plan
+from ctxopt.index.secret_counts import secret_counts
 from ctxopt.index.store import IndexReader
 from ctxopt.types import FileRecord
 
@@ -63,6 +64,7 @@ class IndexReport:
     depth: int = 1
     folders: tuple[FolderTokens, ...] = ()  # every folder at `depth`, most tokens first
     largest_files: tuple[FileTokens, ...] = ()
+    secrets: dict[str, int] = field(default_factory=dict)  # kind -> findings redacted in outputs
 
 
 def folder_of(path: str, depth: int) -> str:
@@ -135,4 +137,5 @@ def index_report(settings: Settings, *, depth: int = 1, top: int = 10) -> IndexR
         depth=depth,
         folders=folder_tokens(records.values(), depth),
         largest_files=largest_files(records.values(), top),
+        secrets=secret_counts(reader),
     )

@@ -26,6 +26,8 @@ from ctxopt.pack.select import FILE_HEADER, Choice, Fidelity, Render, SelectOpti
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.scoring import ScoredChunk
 from ctxopt.retrieve.search import QueryOptions, QueryResult
+from ctxopt.secrets import redact_text
+from ctxopt.secrets.chunks import redacted_hits, shown_secrets
 from ctxopt.terms import split_identifier
 from ctxopt.types import Dropped, DropReason, PickReason, StopReason
 
@@ -91,6 +93,7 @@ class PackResult:
     def model_cost(self) -> float:
         """USD for the prompt as input to the named model (0.0 when none was named)."""
         return model_table.estimate_cost(self.tokens, self.model) if self.model else 0.0
+    secrets_redacted: int = 0  # findings redacted on the lines the pack shows
 
 
 def resolve_budget(
@@ -155,7 +158,7 @@ def pack_query_result(
         )
     base = RenderInput(
         repo_name=settings.root.name,
-        task=_task_text(options),
+        task=_task_text(options, redact=not settings.allow_secrets),
         groups=(),
         elsewhere=(),
         overview="",
@@ -183,6 +186,8 @@ def pack_query_result(
         warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
     focus = focus_files(hits)
     hits = [*hits, *_rest_of_files(reader, focus, hits)]
+    if not settings.allow_secrets:  # before compression and fitting: the budget holds
+        hits = redacted_hits(hits)
     pool = hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task]
     selection = select(
         pool,
@@ -236,6 +241,7 @@ def pack_query_result(
         reserve=options.reserve if options.budget is None else None,
         stopped_by=stop_reason(selection.dropped, budget - prompt_tokens),
         candidates=len(pool),
+        secrets_redacted=0 if settings.allow_secrets else shown_secrets(selection.chosen),
     )
 
 
@@ -303,8 +309,9 @@ def _rest_of_files(
     ]
 
 
-def _task_text(options: PackOptions) -> str:
-    return f"{options.preface.rstrip()}\n\n{options.task}" if options.preface else options.task
+def _task_text(options: PackOptions, *, redact: bool) -> str:
+    preface = redact_text(options.preface) if redact else options.preface  # the diff
+    return f"{preface.rstrip()}\n\n{options.task}" if preface else options.task
 
 
 def _merge_hits(extra: Sequence[ScoredChunk], results: Sequence[ScoredChunk]) -> list[ScoredChunk]:

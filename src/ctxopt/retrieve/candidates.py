@@ -6,14 +6,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ctxopt.index.schema import CHUNKS
+from ctxopt.index.schema import CHUNKS, secrets_from_row
 from ctxopt.index.store import IndexReader, in_list
 from ctxopt.types import Chunk, ChunkKind
 
 CHUNK_COLUMNS = [
     "id", "path", "language", "kind", "name", "qualified_name", "signature", "docstring",
     "start_line", "end_line", "text", "tokens", "content_hash", "imports", "defines",
-    "references", "complexity", "parent", "summary", "commit_time",
+    "references", "complexity", "parent", "summary", "commit_time", "secrets",
 ]  # fmt: skip
 
 
@@ -37,6 +37,7 @@ def chunk_from_row(row: dict[str, Any]) -> Chunk:
     values["kind"] = ChunkKind(values["kind"])
     for name in ("imports", "defines", "references"):
         values[name] = tuple(values[name] or ())
+    values["secrets"] = secrets_from_row(values["secrets"])
     return Chunk(**values)
 
 

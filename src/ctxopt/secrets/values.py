@@ -18,7 +18,9 @@ PLACEHOLDERS = frozenset(
     ).split()
 )
 _PLACEHOLDER_WORDS = re.compile(
-    r"example|placeholder|changeme|change_me|your[_-]|<[^>]*>|dummy|\*\*\*|xxxx|\.\.\.", re.I
+    r"example|placeholder|changeme|change_me|your[_-]|<[^>]*>|dummy|\*\*\*|xxxx|\.\.\."
+    r"|\[REDACTED:",  # ctxopt's own marker: redacting twice changes nothing
+    re.I,
 )
 _TEMPLATED = re.compile(r"^(?:\$|%\(|%[sd]\b|\{|<|@@)|\{\{|\$\{|%\(|\{[a-z_]*\}")
 _PATH = re.compile(r"^(?:[~.]{0,2}/|[A-Za-z]:\\)[\w./\\ -]*$")
