@@ -8,6 +8,7 @@ import typer
 
 from ctxopt import __version__
 from ctxopt.cli import index_cmd, pack_cmd, query_cmd, stats_cmd
+from ctxopt.cli.closed_stdout import OutputClosed, guard_stdout, silence_stdout
 from ctxopt.cli.console import Terminal
 from ctxopt.config.environment import debugging
 from ctxopt.errors import CtxoptError
@@ -44,9 +45,14 @@ app.command("stats")(stats_cmd.stats)
 
 
 def main() -> None:
-    """Entry point: expected errors become one line on stderr and a non-zero exit."""
+    """Entry point: expected errors become one line on stderr and a non-zero exit; a reader
+    that closes stdout early ends the run silently with exit 0."""
+    guard_stdout()
     try:
         app(args=sys.argv[1:], standalone_mode=False)
+    except OutputClosed:
+        silence_stdout()
+        sys.exit(0)
     except CtxoptError as exc:
         Terminal().error(str(exc))
         sys.exit(exc.exit_code)

@@ -9,6 +9,7 @@ import typer
 
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.output_file import write_output
 from ctxopt.cli.settings import settings_from_flags
 from ctxopt.wording import plural
 
@@ -121,7 +122,7 @@ def pack(
         stale = plural(result.stale, "file")
         terminal.warn(f"{stale} changed since indexing; the pack may be stale")
     if output is not None:
-        output.write_text(result.prompt, encoding="utf-8")
+        write_output(output, result.prompt)
     if as_json:
         terminal.json(pack_json(result))
     elif output is None:
