@@ -216,3 +216,33 @@ def test_cache_dir_comes_from_the_environment_and_reaches_the_static_model(
     assert embedder.model_dir.parent.parent == tmp_path / "cache"  # type: ignore[attr-defined]
     default = load_settings(tmp_path, env={"XDG_CACHE_HOME": str(tmp_path / "xdg")})
     assert default.cache_dir is None and default.model_cache.name == "ctxopt"
+
+
+@pytest.mark.parametrize(
+    ("layer", "expected_source"),
+    [("flag", "flag"), ("env", "env:CTXOPT_FORMAT"), ("file", "repo:")],
+)
+def test_choices_ignore_case_in_every_layer(
+    repo: Path, env: dict[str, str], layer: str, expected_source: str
+) -> None:
+    flags: dict[str, object] = {}
+    if layer == "flag":
+        flags = {"format": "XML", "compression": "Medium", "embedder": "MiniLM"}
+    elif layer == "env":
+        env |= {
+            "CTXOPT_FORMAT": "Xml",
+            "CTXOPT_COMPRESSION": " MEDIUM",
+            "CTXOPT_EMBEDDER": "MiniLM",
+        }
+    else:
+        text = "format = 'XML'\ncompression = 'Medium'\nembedder = 'MINILM'\n"
+        (repo / "ctxopt.toml").write_text(text)
+    settings = load_settings(repo, flags, env=env)
+    assert (settings.format, settings.compression, settings.embedder) == ("xml", "medium", "minilm")
+    assert settings.source("format").startswith(expected_source)
+
+
+def test_a_bad_choice_lists_the_accepted_values(repo: Path, env: dict[str, str]) -> None:
+    (repo / "ctxopt.toml").write_text("compression = 'Heavy'\n")
+    with pytest.raises(UsageError, match=r"none, light, medium, aggressive.*'Heavy'"):
+        load_settings(repo, env=env)

@@ -25,10 +25,13 @@ def _string(value: object) -> str:
 
 
 def _choice(options: tuple[str, ...]) -> Callable[[object], str]:
+    """One of options, in any case and with spaces around ignored (`XML`, ` Medium`)."""
+
     def check(value: object) -> str:
-        if value not in options:
-            raise ValueError(f"must be one of {', '.join(options)}")
-        return str(value)
+        folded = value.strip().lower() if isinstance(value, str) else value
+        if folded not in options:
+            raise ValueError(f"must be one of {', '.join(options)} (any case)")
+        return str(folded)
 
     return check
 
