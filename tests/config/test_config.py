@@ -225,3 +225,33 @@ def test_weight_names_are_the_scoring_factors() -> None:
     from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS
 
     assert set(WEIGHT_NAMES) == set(DEFAULT_WEIGHTS)
+
+
+@pytest.mark.parametrize(
+    ("layer", "expected_source"),
+    [("flag", "flag"), ("env", "env:CTXOPT_FORMAT"), ("file", "repo:")],
+)
+def test_choices_ignore_case_in_every_layer(
+    repo: Path, env: dict[str, str], layer: str, expected_source: str
+) -> None:
+    flags: dict[str, object] = {}
+    if layer == "flag":
+        flags = {"format": "XML", "compression": "Medium", "embedder": "MiniLM"}
+    elif layer == "env":
+        env |= {
+            "CTXOPT_FORMAT": "Xml",
+            "CTXOPT_COMPRESSION": " MEDIUM",
+            "CTXOPT_EMBEDDER": "MiniLM",
+        }
+    else:
+        text = "format = 'XML'\ncompression = 'Medium'\nembedder = 'MINILM'\n"
+        (repo / "ctxopt.toml").write_text(text)
+    settings = load_settings(repo, flags, env=env)
+    assert (settings.format, settings.compression, settings.embedder) == ("xml", "medium", "minilm")
+    assert settings.source("format").startswith(expected_source)
+
+
+def test_a_bad_choice_lists_the_accepted_values(repo: Path, env: dict[str, str]) -> None:
+    (repo / "ctxopt.toml").write_text("compression = 'Heavy'\n")
+    with pytest.raises(UsageError, match=r"none, light, medium, aggressive.*'Heavy'"):
+        load_settings(repo, env=env)

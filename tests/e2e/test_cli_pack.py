@@ -60,7 +60,9 @@ def test_output_file_and_formats(indexed_repo: Path, cli: CliRunner, tmp_path: P
     assert result.out == ""
     text = target.read_text()
     assert (
-        text.startswith("<context>") and "<task>" in text and "<source>inventory/storage.py" in text
+        text.startswith("<prompt>\n<context>")
+        and "<task>" in text
+        and "<source>inventory/storage.py" in text
     )
     plain = cli("pack", TASK, "--path", str(indexed_repo), "-f", "plain").out
     assert "=== inventory/storage.py" in plain

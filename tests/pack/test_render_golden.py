@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -68,17 +69,25 @@ def test_golden(fmt: str, line_numbers: bool, suffix: str) -> None:
     check_golden(GOLDEN / f"pack.{suffix}", produced)
 
 
-def test_xml_code_cannot_close_our_tags() -> None:
+HOSTILE = "x = '</document_content></context>]]>' if a < b && c else \x01 ]]]]> <!-- -- -->"
+
+
+def test_xml_is_well_formed_whatever_the_code_holds() -> None:
     data = render_input(False)
     first = data.groups[0].choices[0]
-    hostile = Choice(
-        first.hit, first.fidelity, "x = '</document_content></context>'", 0, PickReason.SCORE
-    )
-    group = replace(data.groups[0], entries=((hostile,),))
-    produced = render(replace(data, groups=(group,)), "xml")
-    assert produced.count("</document_content>") == 1
-    assert produced.count("</context>") == 1
-    assert "x = '<\\/document_content><\\/context>'" in produced
+    hostile = Choice(first.hit, first.fidelity, HOSTILE, 0, PickReason.SCORE)
+    group = replace(data.groups[0], path="a&b<c>.py", entries=((hostile,),))
+    task = "why does a < b && c ]]> fail \x02 here"
+    produced = render(replace(data, groups=(group,), task=task), "xml")
+    root = ElementTree.fromstring(produced)  # a real parser: raises on malformed XML
+    assert [child.tag for child in root] == ["context", "task", "instructions"]
+    documents = root.findall("context/documents/document")
+    assert len(documents) == 1
+    assert documents[0].findtext("source") == "a&b<c>.py"
+    code = documents[0].findtext("document_content")
+    assert code is not None
+    assert code.strip("\n") == HOSTILE.replace("\x01", "\ufffd")
+    assert root.findtext("task") == "\n" + task.replace("\x02", "\ufffd") + "\n"
 
 
 def test_a_missing_golden_file_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,9 @@ import typer
 
 from ctxopt import __version__
 from ctxopt.cli import analyze_cmd, index_cmd, pack_cmd, query_cmd, stats_cmd
+from ctxopt.cli.closed_stdout import OutputClosed, guard_stdout, silence_stdout
 from ctxopt.cli.console import Terminal
+from ctxopt.cli.examples import epilog
 from ctxopt.config.environment import debugging
 from ctxopt.errors import CtxoptError
 
@@ -37,21 +39,29 @@ def _root(
     """ctxopt: index a repository, query it, and pack the best prompt for a task."""
 
 
-app.command("index")(index_cmd.index)
-app.command("query")(query_cmd.query)
-app.command("pack")(pack_cmd.pack)
-app.command("stats")(stats_cmd.stats)
-app.command("analyze-doc")(analyze_cmd.analyze_doc)
+app.command("index", epilog=epilog("index"))(index_cmd.index)
+app.command("query", epilog=epilog("query"))(query_cmd.query)
+app.command("pack", epilog=epilog("pack"))(pack_cmd.pack)
+app.command("stats", epilog=epilog("stats"))(stats_cmd.stats)
+app.command("analyze-doc", epilog=epilog("analyze-doc"))(analyze_cmd.analyze_doc)
 
 
 def main() -> None:
-    """Entry point: expected errors become one line on stderr and a non-zero exit."""
+    """Entry point: expected errors become one line on stderr and a non-zero exit; a reader
+    that closes stdout early ends the run silently with exit 0; bare `ctxopt` is `--help`."""
+    guard_stdout()
     try:
-        code = app(args=sys.argv[1:], standalone_mode=False)
-        if isinstance(code, int) and code:  # typer.Exit(code) returns here without standalone
-            sys.exit(code)
+        code = app(args=sys.argv[1:] or ["--help"], prog_name="ctxopt", standalone_mode=False)
+    except OutputClosed:
+        silence_stdout()
+        sys.exit(0)
     except CtxoptError as exc:
         Terminal().error(str(exc))
+        sys.exit(exc.exit_code)
+    except typer.TyperException as exc:  # usage errors: one line, and where the help is
+        ctx = getattr(exc, "ctx", None)
+        where = getattr(ctx, "command_path", None) or "ctxopt"
+        Terminal().error(f"{exc.format_message()} (see `{where} --help`)")
         sys.exit(exc.exit_code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
@@ -62,9 +72,6 @@ def main() -> None:
         Terminal().error("interrupted")
         sys.exit(130)
     except Exception as exc:  # a bug: still one line, unless debugging
-        if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # click usage errors
-            Terminal().error(f"{exc.format_message()} (see `ctxopt --help`)")
-            sys.exit(exc.exit_code)
         if debugging():
             raise
         Terminal().error(

@@ -28,7 +28,12 @@ def interrupted_message(db: Path, state: AfterInterrupt) -> str:
 
 def index(
     target: Annotated[
-        Path | None, typer.Argument(help="Repository folder (default: the current directory).")
+        Path | None,
+        typer.Argument(
+            metavar="PATH",
+            help="Repository folder, as --path (default: the current folder).",
+            show_default=False,
+        ),
     ] = None,
     *,
     path: PathOption = None,
@@ -36,17 +41,30 @@ def index(
     full: Annotated[bool, typer.Option("--full", help="Rebuild from scratch.")] = False,
     embedder: Annotated[
         str | None,
-        typer.Option("--embedder", help="static (default, fast) or minilm. Env: CTXOPT_EMBEDDER."),
+        typer.Option(
+            "--embedder",
+            metavar="NAME",
+            help="static (default, fast) or minilm (better ranking, slow); any case. "
+            "Env: CTXOPT_EMBEDDER.",
+        ),
     ] = None,
     include: Annotated[
-        list[str] | None, typer.Option("--include", help="Only index paths matching this glob.")
+        list[str] | None,
+        typer.Option(
+            "--include", metavar="GLOB", help="Only index paths matching this glob; repeatable."
+        ),
     ] = None,
     exclude: Annotated[
-        list[str] | None, typer.Option("--exclude", help="Skip paths matching this glob.")
+        list[str] | None,
+        typer.Option(
+            "--exclude", metavar="GLOB", help="Skip paths matching this glob; repeatable."
+        ),
     ] = None,
     max_file_bytes: Annotated[
         int | None,
-        typer.Option("--max-file-bytes", help="Skip larger files (default 1 MiB)."),
+        typer.Option(
+            "--max-file-bytes", metavar="BYTES", help="Skip larger files (default 1 MiB)."
+        ),
     ] = None,
     wait: Annotated[
         bool,
@@ -55,7 +73,11 @@ def index(
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Index a repository: chunk, count, embed and store its code under PATH/.ctxopt/."""
+    """Index a repository: chunk, count, embed and store its code under PATH/.ctxopt/.
+
+    Incremental: only added and changed files are chunked and embedded again. With --json,
+    stdout holds one JSON object of the run's figures.
+    """
     from ctxopt.cli.render_stats import index_summary
     from ctxopt.index.build import build_index
 

@@ -9,13 +9,21 @@ import typer
 
 PathOption = Annotated[
     Path | None,
-    typer.Option("--path", help="Repository folder (default: the current directory)."),
+    typer.Option("--path", metavar="PATH", help="Repository folder (default: the current folder)."),
 ]
 DbOption = Annotated[
     str | None,
-    typer.Option("--db", help="Index folder (default: PATH/.ctxopt). Env: CTXOPT_DB."),
+    typer.Option(
+        "--db", metavar="DIR", help="Index folder (default: PATH/.ctxopt). Env: CTXOPT_DB."
+    ),
 ]
 JsonOption = Annotated[
-    bool, typer.Option("--json", help="Print one JSON object on stdout instead of tables.")
+    bool,
+    typer.Option("--json", help="Print one JSON value on stdout; messages stay on stderr."),
 ]
-QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")]
+QuietOption = Annotated[
+    bool,
+    typer.Option(
+        "--quiet", "-q", help="No progress or summary on stderr (warnings and errors still show)."
+    ),
+]

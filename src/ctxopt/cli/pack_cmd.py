@@ -9,36 +9,66 @@ import typer
 
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.output_file import write_output
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import settings_from_flags
 from ctxopt.wording import plural
 
 
 def pack(
-    task: Annotated[str, typer.Argument(help="The task, in your words.")],
+    task: Annotated[
+        str, typer.Argument(metavar="TASK", help="The task, in your words.", show_default=False)
+    ],
     *,
     path: PathOption = None,
     db: DbOption = None,
     budget: Annotated[
-        int | None, typer.Option("--budget", "-b", help="Token budget (default 8000).")
+        int | None,
+        typer.Option(
+            "--budget",
+            "-b",
+            metavar="TOKENS",
+            help="Token budget of the whole prompt, task and headers included (default 8000; "
+            "wins over --model).",
+        ),
     ] = None,
     model: Annotated[
         str | None,
         typer.Option(
-            "--model", "-m", help="Target model: its window minus --reserve is the budget."
+            "--model",
+            "-m",
+            metavar="NAME",
+            help="Target model: its window minus --reserve is the budget.",
         ),
     ] = None,
     reserve: Annotated[
-        float | None, typer.Option("--reserve", help="Share of the window kept for the answer.")
+        float | None,
+        typer.Option(
+            "--reserve",
+            metavar="SHARE",
+            help="Share of --model's window kept for the answer (default 0.2).",
+        ),
     ] = None,
     compression: Annotated[
-        str | None, typer.Option("--compression", "-c", help="none, light, medium or aggressive.")
+        str | None,
+        typer.Option(
+            "--compression",
+            "-c",
+            metavar="LEVEL",
+            help="none, light (default), medium or aggressive; any case.",
+        ),
     ] = None,
     fmt: Annotated[
-        str | None, typer.Option("--format", "-f", help="markdown, xml or plain.")
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="markdown (default), xml or plain; any case.",
+        ),
     ] = None,
     line_numbers: Annotated[
-        bool, typer.Option("--line-numbers", help="Number code lines.")
+        bool, typer.Option("--line-numbers", help="Number the lines of code shown whole.")
     ] = False,
     edges: Annotated[
         bool,
@@ -48,7 +78,12 @@ def pack(
         bool, typer.Option("--no-overview", help="No repository structure section.")
     ] = False,
     max_chunks_per_file: Annotated[
-        int | None, typer.Option("--max-chunks-per-file", help="Cap per file (default 8).")
+        int | None,
+        typer.Option(
+            "--max-chunks-per-file",
+            metavar="N",
+            help="Chunks per file at most, unless the task names the file (default 8).",
+        ),
     ] = None,
     diff: Annotated[
         bool,
@@ -73,7 +108,13 @@ def pack(
         ),
     ] = False,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write the prompt to this file.")
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="FILE",
+            help="Write the prompt to FILE instead of stdout; missing folders are created.",
+        ),
     ] = None,
     no_refresh: Annotated[
         bool, typer.Option("--no-refresh", help="Don't re-index changed files first; warn.")
@@ -85,7 +126,11 @@ def pack(
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Pack the code a task needs into one prompt that fits the budget (stdout or -o)."""
+    """Pack the code a task needs into one prompt that fits the budget, on stdout (or -o FILE).
+
+    With --json, stdout holds one JSON object instead: the prompt, its chunks and why each was
+    picked, the savings and the model advice. The summary goes to stderr.
+    """
     from ctxopt.app.pack import refresh_then_pack
     from ctxopt.cli.render_pack import pack_explain, pack_json, pack_summary
     from ctxopt.discover.changes import ChangeRequest
@@ -126,7 +171,7 @@ def pack(
         stale = plural(result.stale, "file")
         terminal.warn(f"{stale} changed since indexing; the pack may be stale")
     if output is not None:
-        output.write_text(result.prompt, encoding="utf-8")
+        write_output(output, result.prompt)
     if as_json:
         terminal.json(pack_json(result))
     elif output is None:

@@ -14,29 +14,56 @@ from ctxopt.wording import plural
 
 
 def query(
-    text: Annotated[str, typer.Argument(help="The task, in your words.")],
+    text: Annotated[
+        str, typer.Argument(metavar="TEXT", help="The task, in your words.", show_default=False)
+    ],
     *,
     path: PathOption = None,
     db: DbOption = None,
     k: Annotated[
-        int | None, typer.Option("-k", "--top", help="How many results (default 10).")
+        int | None,
+        typer.Option("-k", "--top", metavar="N", help="How many results (default 10)."),
     ] = None,
-    lang: Annotated[list[str] | None, typer.Option("--lang", help="Only this language.")] = None,
-    kind: Annotated[list[str] | None, typer.Option("--kind", help="Only this chunk kind.")] = None,
+    lang: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--lang",
+            metavar="LANG",
+            help="Only this language, by name or extension (py, .rs); repeatable, any case.",
+        ),
+    ] = None,
+    kind: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--kind",
+            metavar="KIND",
+            help="Only this chunk kind (function, method, class, interface, type, constant, "
+            "module, test, config, doc); repeatable, any case.",
+        ),
+    ] = None,
     glob: Annotated[
         list[str] | None,
-        typer.Option("--glob", help="Only paths matching (gitignore syntax, as --include)."),
+        typer.Option(
+            "--glob",
+            metavar="GLOB",
+            help="Only paths matching (gitignore syntax, as --include); repeatable.",
+        ),
     ] = None,
     no_tests: Annotated[bool, typer.Option("--no-tests", help="Leave tests out.")] = False,
     no_refresh: Annotated[
         bool, typer.Option("--no-refresh", help="Don't re-index changed files first; warn.")
     ] = False,
-    explain: Annotated[bool, typer.Option("--explain", help="Show each factor's share.")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show each factor's share of the score.")
+    ] = False,
     allow_secrets: AllowSecretsOption = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Rank the code relevant to a task (hybrid full-text, vector, entities and graph)."""
+    """Rank the code relevant to a task (hybrid full-text, vector, entities and graph).
+
+    A table on stdout, or with --json a list of hits (file, lines, name, score, reasons).
+    """
     from ctxopt.app.query import refresh_then_query
     from ctxopt.cli.render_query import query_json, query_table
     from ctxopt.errors import UsageError

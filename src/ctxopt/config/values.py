@@ -30,13 +30,13 @@ def _string(value: object) -> str:
 
 
 def _choice(options: tuple[str, ...]) -> Callable[[object], str]:
-    """One of options, in any case (`--format XML` is `xml`)."""
+    """One of options, in any case and with spaces around ignored (`XML`, ` Medium`)."""
 
     def check(value: object) -> str:
-        lowered = value.strip().lower() if isinstance(value, str) else value
-        if lowered not in options:
-            raise ValueError(f"must be one of {', '.join(options)}")
-        return str(lowered)
+        folded = value.strip().lower() if isinstance(value, str) else value
+        if folded not in options:
+            raise ValueError(f"must be one of {', '.join(options)} (any case)")
+        return str(folded)
 
     return check
 

@@ -93,6 +93,7 @@ class PackResult:
     def model_cost(self) -> float:
         """USD for the prompt as input to the named model (0.0 when none was named)."""
         return model_table.estimate_cost(self.tokens, self.model) if self.model else 0.0
+
     secrets_redacted: int = 0  # findings redacted on the lines the pack shows
 
 

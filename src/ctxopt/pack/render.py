@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from xml.sax.saxutils import escape
 
 from ctxopt.languages import by_name
 from ctxopt.pack.labels import entry_label, shown_name
+from ctxopt.pack.xml_text import xml_cdata, xml_comment, xml_escape
 from ctxopt.types import Choice, Chunk, Fidelity
 
 FORMATS = ("markdown", "xml", "plain")
@@ -157,28 +157,32 @@ def render_markdown(data: RenderInput) -> str:
 
 
 def render_xml(data: RenderInput) -> str:
-    parts = ["<context>", f"<note>{escape(header_text(data))}</note>"]
+    """One well-formed XML document whatever the code holds: code in CDATA sections, every
+    other text escaped, characters XML 1.0 forbids replaced (see `ctxopt.pack.xml_text`)."""
+    parts = ["<prompt>", "<context>", f"<note>{xml_escape(header_text(data))}</note>"]
     if data.overview:
-        parts.append(f"<repository_structure>\n{escape(data.overview)}\n</repository_structure>")
+        overview = xml_escape(data.overview)
+        parts.append(f"<repository_structure>\n{overview}\n</repository_structure>")
     parts.append("<documents>")
     for index, group in enumerate(data.groups, 1):
         parts.append(f'<document index="{index}">')
-        parts.append(f"<source>{escape(group.path)}</source>")
-        parts.append(f"<language>{group.language}</language>")
+        parts.append(f"<source>{xml_escape(group.path)}</source>")
+        parts.append(f"<language>{xml_escape(group.language)}</language>")
         parts.append(f"<lines>{group.ranges}</lines>")
         parts.append("<document_content>")
         for run in group.entries:
-            parts.append(f"<!-- {escape(run_label(run))} -->")
-            parts.append(_raw(run_text(run, line_numbers=data.line_numbers)))
+            parts.append(xml_comment(run_label(run)))
+            parts.append(xml_cdata(run_text(run, line_numbers=data.line_numbers)))
         parts.append("</document_content>")
         parts.append("</document>")
     parts.append("</documents>")
     if data.elsewhere:
-        places = "\n".join(escape(_place(c)) for c in data.elsewhere)
+        places = "\n".join(xml_escape(_place(c)) for c in data.elsewhere)
         parts.append(f"<other_relevant_places>\n{places}\n</other_relevant_places>")
     parts.append("</context>")
-    parts.append(f"<task>\n{escape(data.task)}\n</task>")
-    parts.append(f"<instructions>\n{escape(INSTRUCTIONS)}\n</instructions>")
+    parts.append(f"<task>\n{xml_escape(data.task)}\n</task>")
+    parts.append(f"<instructions>\n{xml_escape(INSTRUCTIONS)}\n</instructions>")
+    parts.append("</prompt>")
     return "\n".join(parts) + "\n"
 
 
@@ -203,16 +207,6 @@ RENDERERS = {"markdown": render_markdown, "xml": render_xml, "plain": render_pla
 
 def render(data: RenderInput, fmt: str) -> str:
     return RENDERERS[fmt](data)
-
-
-_OUR_TAGS = ("document_content", "document", "documents", "context", "task", "instructions")
-
-
-def _raw(code: str) -> str:
-    """Code unescaped (as LLMs read it best), but unable to close one of our tags."""
-    for tag in _OUR_TAGS:
-        code = code.replace(f"</{tag}>", f"<\\/{tag}>")
-    return code
 
 
 def _place(choice: Choice) -> str:

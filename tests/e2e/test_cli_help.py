@@ -1,0 +1,120 @@
+"""Help that teaches, and a README that matches it.
+
+Commands are read from the typer app, so a command registered later is checked too: its
+`--help` needs examples, and README needs a `### name` section naming its options.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from clitools import CliRunner, run_cli
+from ctxopt.cli import app
+from helpers import ROOT
+
+COMMANDS = tuple(sorted(str(info.name) for info in app.registered_commands))
+SHARED = ("--path", "--db", "--json", "--quiet")  # README: every command takes them
+# analyze-doc reads documents, not a repository: it has no index to find or place.
+REPOSITORY_FREE = {"analyze-doc": frozenset({"--path", "--db"})}
+OPTION_LINE = re.compile(r"^\s+(?:-\w, )?(--[a-z][\w-]*)", re.M)
+OPTION_MENTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
+
+
+def help_text(command: str) -> str:
+    done = run_cli(command, "--help", env={"COLUMNS": "100"})
+    assert done.code == 0, done.err
+    assert done.err == ""
+    return done.out
+
+
+def help_options(command: str) -> set[str]:
+    return set(OPTION_LINE.findall(help_text(command))) - {"--help"}
+
+
+def readme() -> str:
+    return (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def readme_section(command: str) -> str:
+    """README's `### command` section, without the examples of other commands it quotes."""
+    found = re.search(rf"^### {re.escape(command)}\n(.*?)(?=^#{{1,3}} |\Z)", readme(), re.M | re.S)
+    assert found, f"README has no `### {command}` section"
+    text = found.group(1)
+
+    def other_command(match: re.Match[str]) -> str:
+        return "" if match.group(1) in COMMANDS and match.group(1) != command else match.group(0)
+
+    return re.sub(r"ctxopt ([a-z][a-z-]*)[^`\n]*", other_command, text)
+
+
+def shared_paragraph() -> str:
+    found = re.search(r"^Every command takes (.*?)\n\n", readme(), re.M | re.S)
+    assert found, "README lost the paragraph on the options every command takes"
+    return found.group(0)
+
+
+def test_the_app_has_commands() -> None:
+    assert {"index", "query", "pack", "stats"} <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_help_has_examples_of_real_use(command: str) -> None:
+    text = help_text(command)
+    assert "Examples:" in text, f"`ctxopt {command} --help` has no examples"
+    examples = text.split("Examples:", 1)[1]
+    lines = [line.strip() for line in examples.splitlines() if line.strip()]
+    assert len(lines) >= 2
+    assert all(line.startswith(f"ctxopt {command}") for line in lines), lines
+
+
+def test_help_says_where_examples_pipe_to() -> None:
+    text = "\n".join(help_text(command) for command in COMMANDS)
+    for consumer in ("| llm", "| claude -p", "| ollama run", "in CI"):
+        assert consumer in text
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_shared_options_on_every_command(command: str) -> None:
+    text = help_text(command)
+    missing = set(SHARED) - help_options(command)
+    assert missing == REPOSITORY_FREE.get(command, frozenset())
+    assert "one JSON value on stdout" in text  # what --json does, in every command
+    assert "instead of tables" not in text
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_readme_names_every_option_of_the_help(command: str) -> None:
+    named = set(OPTION_MENTION.findall(readme_section(command)))
+    named |= set(OPTION_MENTION.findall(shared_paragraph()))
+    missing = help_options(command) - named
+    assert not missing, f"README's `### {command}` section does not name {sorted(missing)}"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_readme_names_no_option_the_command_lacks(command: str) -> None:
+    named = set(OPTION_MENTION.findall(readme_section(command)))
+    extra = named - help_options(command)
+    assert not extra, f"README's `### {command}` names {sorted(extra)}, not in its --help"
+    assert set(SHARED) <= set(OPTION_MENTION.findall(shared_paragraph()))
+
+
+def test_readme_table_lists_every_command() -> None:
+    table = readme().split("## Commands", 1)[1].split("###", 1)[0]
+    for command in COMMANDS:
+        assert f"| `ctxopt {command}" in table
+
+
+def test_bare_ctxopt_prints_the_help(cli: CliRunner) -> None:
+    done = cli()
+    assert done.code == 0
+    assert done.err == ""
+    assert done.out.startswith("Usage: ctxopt ")
+    assert done.out == cli("--help").out
+
+
+def test_a_usage_error_points_at_the_command_help(cli: CliRunner) -> None:
+    done = cli("pack")
+    assert done.code == 2
+    assert done.err.strip() == "ctxopt: error: Missing argument 'TASK'. (see `ctxopt pack --help`)"
