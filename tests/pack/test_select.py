@@ -205,36 +205,3 @@ def test_drops_carry_their_reason_and_numbers() -> None:
         (DropReason.PER_FILE_CAP, 2, "already 2 chunks from its file")
     }
 
-
-def test_the_cap_keeps_a_files_best_chunks_not_its_cheapest() -> None:
-    # The 413/Retry-After case: many cheap, weak chunks of one file reach the per-token loop
-    # before its strong, expensive method; the cap must keep the method.
-    cheap = [hit("ky.ts", f"import{i}", 0.33 - i * 0.001, 10) for i in range(8)]
-    strong = hit("ky.ts", "retry", 0.466, 900)
-    leads = [hit(f"lead{i}.ts", f"lead{i}", 0.9, 30) for i in range(5)]
-    budget = 5 * (30 + 24) + 900 + 24 + 3 * 10 + 10
-    options = SelectOptions(budget=budget, max_chunks_per_file=4)
-    chosen = select([*leads, strong, *cheap], options, fake_render)
-    picked = [c.hit.chunk.name for c in chosen.chosen if c.hit.chunk.path == "ky.ts"]
-    assert "retry" in picked
-    by_name = {c.hit.chunk.name: c for c in chosen.chosen}
-    assert by_name["retry"].fidelity is Fidelity.FULL
-    assert picked.count("retry") == 1
-    kept = sorted(n for n in picked if n != "retry")
-    assert kept == ["import0", "import1", "import2"]  # the best of the rest, not any three
-    capped = {d.hit.chunk.name for d in chosen.dropped if d.reason is DropReason.PER_FILE_CAP}
-    assert capped == {f"import{i}" for i in range(3, 8)}
-    assert chosen.spent <= budget
-
-
-def test_a_capped_chunk_is_never_better_than_a_packed_chunk_of_its_file() -> None:
-    # the better a chunk, the longer: the per-token order meets the weak ones first
-    hits = [hit("a.py", f"f{i}", 0.2 + 0.07 * (i % 5) + 0.001 * i, 10 + 400 * (i % 5))
-            for i in range(12)]  # fmt: skip
-    hits.sort(key=lambda h: -h.score)
-    for budget in (1000, 2000, 4000, 8000):
-        chosen = select(hits, SelectOptions(budget=budget), fake_render)
-        packed = [c.hit.score for c in chosen.chosen if c.why is PickReason.SCORE]
-        capped = [d.hit.score for d in chosen.dropped if d.reason is DropReason.PER_FILE_CAP]
-        if packed and capped:
-            assert max(capped) < min(packed), budget

@@ -3,16 +3,14 @@
 Order of preference: chunks the task names (mandatory), then type definitions the
 picked code uses, then the rest by score per token.  Near-duplicates are removed,
 chunks per file are capped unless the task names the file, and each further chunk
-from an already-chosen file counts a little less (diversity).  The cap keeps a file's
-best-scored chunks: a chunk is capped while better chunks of its file still wait for
-their turn, so cheap weak chunks never take the slots of an expensive strong one.
+from an already-chosen file counts a little less (diversity).
 """
 
 from __future__ import annotations
 
 import heapq
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -151,12 +149,10 @@ class _Budget:
         self.chosen: list[Choice] = []
         self.dropped: list[Dropped] = []
 
-    def capped(self, hit: ScoredChunk, better_waiting: int = 0) -> bool:
-        """The file has no slot left for hit: its chosen chunks, and the better chunks of it
-        still waiting for their turn (better_waiting), take them all."""
+    def capped(self, hit: ScoredChunk) -> bool:
         path = hit.chunk.path
         return (
-            self.per_file[path] + better_waiting >= self.options.max_chunks_per_file
+            self.per_file[path] >= self.options.max_chunks_per_file
             and path not in self.options.named_files
         )
 
@@ -234,13 +230,11 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
             taken.add(hit.chunk.id)
     pending = [h for h in pending if h.chunk.id not in taken]
     position = {h.chunk.id: i for i, h in enumerate(hits)}
-    waiting = _Waiting(pending, position)
     for best in _by_priority(pending, state, position):
-        waiting.remove(best)
         if state.spent + MIN_ENTRY > options.budget:
             state.dropped.append(Dropped(best, DropReason.BUDGET_FULL))
             continue
-        if state.capped(best, waiting.better(best)):
+        if state.capped(best):
             state.dropped.append(
                 Dropped(best, DropReason.PER_FILE_CAP, options.max_chunks_per_file)
             )
@@ -248,27 +242,6 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
         state.try_add(best, PickReason.SCORE)
     _fill_leftover(state, position)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
-
-
-class _Waiting:
-    """The hits of each file not yet decided, to tell how many outrank a given one."""
-
-    def __init__(self, hits: Sequence[ScoredChunk], position: dict[str, int]) -> None:
-        self.position = position
-        self.by_file: dict[str, dict[str, ScoredChunk]] = defaultdict(dict)
-        for hit in hits:
-            self.by_file[hit.chunk.path][hit.chunk.id] = hit
-
-    def _rank(self, hit: ScoredChunk) -> tuple[float, int]:
-        return (-hit.score, self.position[hit.chunk.id])
-
-    def remove(self, hit: ScoredChunk) -> None:
-        self.by_file[hit.chunk.path].pop(hit.chunk.id, None)
-
-    def better(self, hit: ScoredChunk) -> int:
-        """How many undecided hits of hit's file rank above it (score, then rank order)."""
-        rank = self._rank(hit)
-        return sum(1 for h in self.by_file[hit.chunk.path].values() if self._rank(h) < rank)
 
 
 def _add_named(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
