@@ -204,4 +204,3 @@ def test_drops_carry_their_reason_and_numbers() -> None:
     assert {reasons[n] for n in ("c2", "c3")} == {
         (DropReason.PER_FILE_CAP, 2, "already 2 chunks from its file")
     }
-
