@@ -12,8 +12,17 @@ checked out in one reused work tree and every method fills each token budget:
 Metrics per method and budget, averaged over cases: file recall, hit rate, changed-line
 coverage and mean tokens used. Progress goes to stderr; the table (or --json) to stdout.
 
-Example:
+Beside those, the share of cases with every changed file shown, and the share whose changed
+functions (the chunks the changed lines fall in) are all shown whole or by their changed lines.
+
+A whole split of scripts/benchlib/splits.toml (--split dev|test) runs its repositories one after
+the other, each mined up to the commit the file records, and reports each and the overall mean
+over all cases. --merge re-renders saved --json outputs of single-repository runs as a split.
+
+Examples:
   python scripts/bench_retrieval.py --repo /tmp/bench/click --methods bm25-file,bm25-window
+  python scripts/bench_retrieval.py --split test --bench-dir /tmp/bench --runner library
+  python scripts/bench_retrieval.py --split test --merge out/requests.json out/chi.json
 """
 
 from __future__ import annotations
@@ -28,6 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchlib.gitutil import BenchError
 from benchlib.report import render_table, to_json
 from benchlib.run import METHODS, RunOptions, run_benchmark
+from benchlib.split_report import RepoScores, from_json, from_report, render_split, split_json
+from benchlib.splits import ROLES, SplitRepo, split_repos
 
 
 def _int_list(text: str) -> tuple[int, ...]:
@@ -43,7 +54,24 @@ def _name_list(text: str) -> tuple[str, ...]:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1] if __doc__ else None)
-    parser.add_argument("--repo", type=Path, required=True, help="Git repository to mine.")
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--repo", type=Path, help="Git repository to mine.")
+    target.add_argument("--split", choices=ROLES, help="Run a split of benchlib/splits.toml.")
+    parser.add_argument(
+        "--bench-dir",
+        type=Path,
+        default=Path("/tmp/bench"),
+        help="Folder holding the split's clones, one per `dir` of splits.toml (/tmp/bench).",
+    )
+    parser.add_argument(
+        "--only", type=_name_list, default=(), help="With --split: these folders only."
+    )
+    parser.add_argument(
+        "--merge",
+        type=Path,
+        nargs="+",
+        help="With --split: render saved --json outputs of single-repository runs, run nothing.",
+    )
     parser.add_argument("--cases", type=int, default=40, help="Newest eligible commits (40).")
     parser.add_argument(
         "--budgets", type=_int_list, default=(4000, 8000, 16000), help="Token budgets."
@@ -56,6 +84,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--mode", choices=("pack", "query"), default="pack", help="ctxopt path.")
     parser.add_argument("--since", help="Only commits after this revision.")
+    parser.add_argument(
+        "--head", default="HEAD", help="With --repo: mine commits reachable from this (HEAD)."
+    )
     parser.add_argument("--work", type=Path, help="Folder for the work tree (default: temp).")
     parser.add_argument(
         "--runner",
@@ -71,10 +102,9 @@ def _progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    options = RunOptions(
-        repo=args.repo,
+def _options(args: argparse.Namespace, repo: Path, head: str = "HEAD") -> RunOptions:
+    return RunOptions(
+        repo=repo,
         cases=args.cases,
         budgets=args.budgets,
         methods=args.methods,
@@ -82,9 +112,56 @@ def main(argv: list[str] | None = None) -> int:
         since=args.since,
         work=args.work,
         runner=args.runner,
+        head=head,
     )
+
+
+def _run_split(args: argparse.Namespace) -> tuple[list[RepoScores], list[dict[str, object]]]:
+    repos: list[SplitRepo] = split_repos(args.split, args.only)
+    missing = [r.dir for r in repos if not (args.bench_dir / r.dir).exists()]
+    if missing:
+        raise BenchError(
+            f"no clone of {', '.join(missing)} under {args.bench_dir}; "
+            "git clone each repository of scripts/benchlib/splits.toml there, or pass --bench-dir"
+        )
+    scores: list[RepoScores] = []
+    details: list[dict[str, object]] = []
+    for repo in repos:
+        _progress(f"== {repo.repo} ({repo.language}) up to {repo.commit[:12]}")
+        report = run_benchmark(_options(args, args.bench_dir / repo.dir, repo.commit), _progress)
+        scores.append(from_report(report, repo.dir, repo.language))
+        details.append(to_json(report))
+    return scores, details
+
+
+def _merge(args: argparse.Namespace) -> tuple[list[RepoScores], list[dict[str, object]]]:
+    languages = {r.dir: r.language for r in split_repos(args.split)}
+    scores: list[RepoScores] = []
+    details: list[dict[str, object]] = []
+    for path in args.merge:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise BenchError(f"cannot read {path}: {exc}") from exc
+        name = str(data.get("repo", path.stem))
+        scores.append(from_json(data, name, languages.get(name, "")))
+        details.append(data)
+    return scores, details
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     try:
-        report = run_benchmark(options, _progress)
+        if args.split:
+            scores, details = _merge(args) if args.merge else _run_split(args)
+            if args.json:
+                print(json.dumps(split_json(args.split, scores, details), indent=2))
+            else:
+                sys.stdout.write(render_split(args.split, scores))
+            return 0
+        if args.merge or args.only:
+            raise BenchError("--merge and --only go with --split")
+        report = run_benchmark(_options(args, args.repo, args.head), _progress)
     except BenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

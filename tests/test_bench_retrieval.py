@@ -18,9 +18,12 @@ from benchlib.bounds import ENTRY_LABEL, FILE_HEADER, oracle_coverage, ranking_c
 from benchlib.corpus import BlobCache
 from benchlib.ctxopt_runner import CtxoptRunner
 from benchlib.gitutil import BenchError
-from benchlib.metrics import score_case, summarise
+from benchlib.metrics import ChangedUnit, score_case, summarise, unit_shown
 from benchlib.mine import GoldFile, message_skip_reason, mine_cases
 from benchlib.select import Span, fill_budget, rank_segments
+from benchlib.split_report import from_json, overall, render_split
+from benchlib.splits import load_splits, split_repos
+from benchlib.units import changed_units, units_of
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 
@@ -229,6 +232,98 @@ def test_metrics_on_a_hand_built_case() -> None:
     assert summary.mean_tokens == 135
 
 
+def test_all_files_needs_every_changed_file_shown_as_code() -> None:
+    gold = (GoldFile("a.py", (3,)), GoldFile("b.py", (5,)))
+    one = score_case(gold, [Span("a.py", 1, 10, 9)])
+    both = score_case(gold, [Span("a.py", 3, 3, 1), Span("b.py", 40, 50, 9)])
+    assert (one.all_files, both.all_files) == (False, True)  # b.py shown, if not its line
+    assert summarise([one, both]).all_files == 0.5
+    assert score_case((), [Span("a.py", 1, 1, 1)]).all_files is False
+
+
+def test_a_changed_function_counts_whole_or_by_every_changed_line_of_it() -> None:
+    unit = ChangedUnit("a.py", 10, 40, (12, 35))
+    assert unit_shown(unit, [(10, 40)])  # whole
+    assert unit_shown(unit, [(1, 25), (26, 50)])  # whole, from two windows
+    assert unit_shown(unit, [(11, 13), (30, 36)])  # an excerpt holding both changed lines
+    assert not unit_shown(unit, [(11, 30)])  # holds 12, not 35
+    assert not unit_shown(unit, [(1, 9), (41, 60)])  # its neighbours only
+
+
+def test_function_figures_of_a_hand_built_case() -> None:
+    gold = (GoldFile("a.py", (12, 35, 70)), GoldFile("b.py", (5,)))
+    units = [
+        ChangedUnit("a.py", 10, 40, (12, 35)),
+        ChangedUnit("a.py", 60, 80, (70,)),
+        ChangedUnit("b.py", 1, 9, (5,)),
+    ]
+    spans = [Span("a.py", 10, 40, 50), Span("a.py", 65, 75, 20), Span("b.py", 6, 9, 5)]
+    score = score_case(gold, spans, units)
+    assert score.function_recall == pytest.approx(2 / 3)  # b.py's misses line 5
+    assert score.all_functions is False
+    assert score.line_coverage == pytest.approx(3 / 4)
+    full = score_case(gold, [*spans, Span("b.py", 1, 5, 5)], units)
+    assert (full.function_recall, full.all_functions) == (1.0, True)
+    summary = summarise([score, full])
+    assert summary.all_functions == 0.5
+    assert summary.function_recall == pytest.approx(5 / 6)
+    alone = score_case(gold, spans)  # no units: every changed line is its own
+    assert alone.function_recall == pytest.approx(3 / 4)
+
+
+def test_units_take_the_smallest_chunk_holding_each_line() -> None:
+    ranges = [(1, 50), (10, 20), (30, 45)]  # a class and two of its methods
+    units = units_of("a.py", [12, 15, 31, 48, 60], ranges)
+    assert units == [
+        ChangedUnit("a.py", 1, 50, (48,)),
+        ChangedUnit("a.py", 10, 20, (12, 15)),
+        ChangedUnit("a.py", 30, 45, (31,)),
+        ChangedUnit("a.py", 60, 60, (60,)),  # in no chunk: a unit of its own
+    ]
+
+
+def test_changed_units_come_from_the_chunker(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(APP_OLD)
+    units = changed_units(tmp_path, (GoldFile("src/app.py", (4, 5, 9)),))
+    assert [(u.start_line, u.end_line, u.lines) for u in units] == [(3, 6, (4, 5)), (8, 9, (9,))]
+
+
+def test_splits_file_has_two_disjoint_splits_wide_enough() -> None:
+    repos = load_splits()
+    dev = [r for r in repos if r.role == "dev"]
+    test = [r for r in repos if r.role == "test"]
+    assert len(dev) >= 12 and len({r.language for r in dev}) >= 7
+    assert len(test) >= 4 and len({r.language for r in test}) >= 4
+    assert len({r.repo for r in repos}) == len(repos)
+    assert len({r.dir for r in repos}) == len(repos)
+    assert all(len(r.commit) == 40 for r in repos)
+    assert [r.dir for r in split_repos("test", ("chi",))] == ["chi"]
+    with pytest.raises(BenchError, match="not in the test split: click"):
+        split_repos("test", ("click",))
+
+
+def test_split_overall_is_the_mean_over_cases_not_repositories() -> None:
+    def run(name: str, recalls: list[float]) -> dict[str, object]:
+        details = [
+            {"results": {"ctxopt": {"4000": {
+                "file_recall": r, "hit": r > 0, "line_coverage": r, "tokens": 10, "spans": 1,
+                "files_hit": ["a.py"] if r else [], "all_files": r == 1.0,
+                "function_recall": r, "all_functions": r == 1.0,
+            }}}}
+            for r in recalls
+        ]  # fmt: skip
+        return {"repo": name, "head": "0" * 40, "details": details}
+
+    repos = [from_json(run("one", [1.0])), from_json(run("two", [0.0, 0.0, 1.0]), language="Go")]
+    mean = overall(repos)["ctxopt"][4000]
+    assert mean.cases == 4
+    assert mean.file_recall == 0.5  # (1 + 0 + 0 + 1) / 4, not (1 + 1/3) / 2
+    assert mean.all_files == 0.5
+    table = render_split("test", repos)
+    assert "two (Go)" in table and "overall" in table and "cases 4" in table
+
+
 def test_unusable_ctxopt_stops_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
     runner = CtxoptRunner("pack")
     monkeypatch.setattr(runner, "command", [sys.executable, "-c", "import sys; sys.exit(3)"])
@@ -416,3 +511,24 @@ def test_oracle_bound_picks_by_changed_lines_per_token_and_counts_nested_lines_o
     # room for a.py only: its three lines; the nested chunks add nothing after it
     assert oracle_coverage(GOLD, chunks, _entry(60) + _entry(40) - 1) == pytest.approx(3 / 4)
     assert oracle_coverage(GOLD, chunks, _entry(20) - 1) == 0.0
+
+
+def test_split_merge_renders_saved_runs_and_a_missing_clone_stops(
+    history: tuple[Repo, dict[str, str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _ = history
+    script = _load_script()
+    args = ["--repo", str(repo.path), "--methods", "bm25-window", "--budgets", "400", "--json"]
+    assert script.main(args) == 0
+    saved = tmp_path / "repo.json"
+    saved.write_text(capsys.readouterr().out)
+    assert script.main(["--split", "test", "--merge", str(saved), "--methods", "bm25-window"]) == 0
+    table = capsys.readouterr().out
+    single = json.loads(saved.read_text())["methods"]["bm25-window"]["400"]
+    overall_row = next(line for line in table.splitlines() if line.startswith("overall"))
+    assert f"{single['file_recall']:.3f}" in overall_row
+    assert overall_row.split()[-1] == "2"
+    empty = tmp_path / "none"
+    empty.mkdir()
+    assert script.main(["--split", "test", "--bench-dir", str(empty)]) == 1
+    assert "no clone of requests" in capsys.readouterr().err

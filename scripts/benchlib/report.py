@@ -8,7 +8,18 @@ from typing import Any
 from benchlib.metrics import Summary, summarise
 from benchlib.run import BenchReport, CaseResult, selected_methods
 
-_COLUMNS = ("method", "budget", "file_recall", "hit_rate", "line_cov", "tokens", "cases")
+_COLUMNS = (
+    "method",
+    "budget",
+    "file_recall",
+    "all_files",
+    "hit_rate",
+    "line_cov",
+    "all_funcs",
+    "func_recall",
+    "tokens",
+    "cases",
+)
 
 
 def summaries(report: BenchReport) -> dict[str, dict[int, Summary]]:
@@ -36,8 +47,11 @@ def render_table(report: BenchReport) -> str:
                     method,
                     str(budget),
                     f"{s.file_recall:.3f}",
+                    f"{s.all_files:.3f}",
                     f"{s.hit_rate:.3f}",
                     f"{s.line_coverage:.3f}",
+                    f"{s.all_functions:.3f}",
+                    f"{s.function_recall:.3f}",
                     f"{s.mean_tokens:.0f}",
                     str(s.cases),
                 )

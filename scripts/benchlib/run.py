@@ -14,6 +14,7 @@ from benchlib.library_runner import LibraryRunner
 from benchlib.metrics import CaseScore, score_case
 from benchlib.mine import Case, mine_cases
 from benchlib.select import Span, fill_budget, rank_segments
+from benchlib.units import changed_units
 from benchlib.worktree import WorkTree
 
 BASELINES = ("bm25-file", "bm25-window")
@@ -31,6 +32,7 @@ class RunOptions:
     mode: str = "pack"
     since: str | None = None
     work: Path | None = None
+    head: str = "HEAD"  # cases are mined from the commits reachable from this revision
     runner: str = "cli"  # or "library": ctxopt in this process
 
 
@@ -79,8 +81,9 @@ class _CaseRunner:
     def run(self, case: Case) -> CaseResult:
         self.tree.checkout(case.parent)
         selections = self._baselines(case) | self._ctxopt(case)
+        units = changed_units(self.tree.path, case.gold)
         scores = {
-            method: {b: score_case(case.gold, spans) for b, spans in by_budget.items()}
+            method: {b: score_case(case.gold, spans, units) for b, spans in by_budget.items()}
             for method, by_budget in sorted(selections.items())
         }
         return CaseResult(case, scores)
@@ -130,10 +133,10 @@ def run_benchmark(options: RunOptions, progress: Progress) -> BenchReport:
     validate(options)
     if "ctxopt" in options.methods:
         _runner(options).check()
-    head = resolve(options.repo, "HEAD")
+    head = resolve(options.repo, options.head)
     if options.since:
         resolve(options.repo, options.since)
-    mined = mine_cases(options.repo, options.cases, since=options.since)
+    mined = mine_cases(options.repo, options.cases, head=head, since=options.since)
     progress(f"{len(mined.cases)} cases; skipped {_reasons(mined.skipped)}")
     if not mined.cases:
         raise BenchError("no eligible commits; try a longer history or an earlier --since")

@@ -118,7 +118,7 @@ def test_choices_ignore_case(from_subfolder: Path, cli: CliRunner) -> None:
     result = cli("pack", TASK, "--path", str(from_subfolder), "--format", "XML",
                  "--compression", "Medium", "--budget", "3000")  # fmt: skip
     assert result.code == 0, result.err
-    assert result.out.startswith("<context>")
+    assert result.out.startswith("<prompt>")
 
 
 def test_unknown_config_keys_warn_with_the_closest_key(tmp_path: Path, cli: CliRunner) -> None:

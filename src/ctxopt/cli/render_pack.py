@@ -7,6 +7,7 @@ from typing import Any
 
 from ctxopt.cli.console import Terminal
 from ctxopt.pack.api import CANDIDATES, PackResult
+from ctxopt.pack.explain import drops_to_explain
 from ctxopt.pack.models import price_source
 from ctxopt.types import Fidelity, StopReason
 from ctxopt.wording import plural
@@ -144,12 +145,16 @@ def pack_explain(terminal: Terminal, result: PackResult) -> None:
             f"{choice.why.text}: {'; '.join(choice.hit.reasons[:3])}",
             markup=False,
         )
-    for drop in result.dropped[:40]:
+    report = drops_to_explain(result.chosen, result.dropped)
+    for drop in (*report.above, *report.below):
         chunk = drop.hit.chunk
         terminal.err.print(
             f"- {chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.qualified_name} "
             f"(score {drop.hit.score:.3f}): {drop.text}",
             markup=False,
         )
+    if report.unlisted:
+        more = plural(report.unlisted, "lower-scored candidate")
+        terminal.err.print(f"- ... and {more} left out", markup=False)
     if result.model is None:
         terminal.err.print(f"recommendation: {result.recommendation.reasoning}", markup=False)
