@@ -255,3 +255,10 @@ def test_a_bad_choice_lists_the_accepted_values(repo: Path, env: dict[str, str])
     (repo / "ctxopt.toml").write_text("compression = 'Heavy'\n")
     with pytest.raises(UsageError, match=r"none, light, medium, aggressive.*'Heavy'"):
         load_settings(repo, env=env)
+
+
+def test_tables_on_a_pipe_are_not_cut_to_80_columns() -> None:
+    from ctxopt.config.environment import PIPED_WIDTH, piped_width
+
+    assert piped_width({}) == PIPED_WIDTH > 80
+    assert piped_width({"COLUMNS": "90"}) is None  # rich reads COLUMNS itself

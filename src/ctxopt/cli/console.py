@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from ctxopt.config.environment import no_color as no_color_set
+from ctxopt.config.environment import piped_width
 
 
 def plain(value: object) -> Text:
@@ -37,7 +38,8 @@ class Terminal:
             "emoji": False,
         }
         self.err = Console(stderr=True, **common)
-        self.out = Console(file=sys.stdout, **common)
+        width = None if sys.stdout.isatty() else piped_width()
+        self.out = Console(file=sys.stdout, width=width, **common)
 
     def info(self, text: str) -> None:
         if not self.quiet:

@@ -45,3 +45,12 @@ def debugging(env: Mapping[str, str] | None = None) -> bool:
 def no_color(env: Mapping[str, str] | None = None) -> bool:
     """Whether $NO_COLOR is set (https://no-color.org)."""
     return bool((os.environ if env is None else env).get("NO_COLOR"))
+
+
+PIPED_WIDTH = 160  # columns of tables written to a pipe or file when COLUMNS is not set
+
+
+def piped_width(env: Mapping[str, str] | None = None) -> int | None:
+    """The width for tables on a stdout that is not a terminal: None when COLUMNS is set (rich
+    reads it), else PIPED_WIDTH, so a report saved to a file is not cut to 80 columns."""
+    return None if (os.environ if env is None else env).get("COLUMNS") else PIPED_WIDTH
