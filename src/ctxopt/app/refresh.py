@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from ctxopt.config.settings import Settings
 from ctxopt.errors import IndexBusyError
-from ctxopt.index.build import build_index
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.schema import check_format
 from ctxopt.index.store import IndexReader
@@ -48,3 +47,11 @@ def refresh_index(
             return Freshness(stale, False), reader
         return Freshness(stale, True), IndexReader(settings.db_path)
     return Freshness(stale, False), reader
+
+
+def build_index(settings: Settings) -> object:
+    """The indexer, imported on first use: a query whose index is fresh never loads it (nor
+    the parser workers and writers behind it)."""
+    from ctxopt.index.build import build_index as build
+
+    return build(settings)
