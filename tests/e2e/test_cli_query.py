@@ -134,3 +134,25 @@ def test_unknown_filter_values_are_one_line_usage_errors(
     )
     assert by_extension.code == 0
     assert {h["language"] for h in by_extension.json()} == {"python"}
+
+
+def test_table_and_explain_name_parts_of_a_long_function(tmp_path: Path, cli: CliRunner) -> None:
+    """A long function indexed as parts reads `name (part N)`, never the internal `name#N`."""
+    body = "\n".join(
+        f"    value_{i} = compute_total(order_{i}, discount_rate_{i}, shipping_cost_{i})"
+        for i in range(400)
+    )
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "billing.py").write_text(f"def settle_invoices(orders):\n{body}\n    return 0\n")
+    init_repo(repo)
+    assert cli("index", str(repo), "--quiet").code == 0
+    table = cli("query", "discount_rate_350 shipping_cost_350", "--path", str(repo))
+    assert table.code == 0, table.err
+    assert "settle_invoices (part" in table.out
+    assert "settle_invoices#" not in table.out
+    explained = cli(
+        "pack", "discount_rate_350", "--path", str(repo), "--budget", "600", "--explain"
+    )
+    assert explained.code == 0, explained.err
+    assert "settle_invoices#" not in explained.err

@@ -8,6 +8,7 @@ from typing import Any
 from ctxopt.cli.console import Terminal
 from ctxopt.pack.api import CANDIDATES, PackResult
 from ctxopt.pack.explain import drops_to_explain
+from ctxopt.pack.labels import shown_name
 from ctxopt.pack.models import price_source
 from ctxopt.types import Fidelity, StopReason
 from ctxopt.wording import plural
@@ -140,7 +141,7 @@ def pack_explain(terminal: Terminal, result: PackResult) -> None:
         if choice.stepped is not None:
             fidelity += f" ({choice.stepped.text})"
         terminal.err.print(
-            f"+ {chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.qualified_name} "
+            f"+ {chunk.path}:{chunk.start_line}-{chunk.end_line} {shown_name(chunk)} "
             f"[{fidelity}, {choice.tokens} tok, score {choice.hit.score:.3f}] "
             f"{choice.why.text}: {'; '.join(choice.hit.reasons[:3])}",
             markup=False,
@@ -149,7 +150,7 @@ def pack_explain(terminal: Terminal, result: PackResult) -> None:
     for drop in (*report.above, *report.below):
         chunk = drop.hit.chunk
         terminal.err.print(
-            f"- {chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.qualified_name} "
+            f"- {chunk.path}:{chunk.start_line}-{chunk.end_line} {shown_name(chunk)} "
             f"(score {drop.hit.score:.3f}): {drop.text}",
             markup=False,
         )

@@ -7,6 +7,7 @@ from typing import Any
 from rich.table import Table
 
 from ctxopt.cli.console import Terminal, plain
+from ctxopt.pack.labels import shown_name
 from ctxopt.retrieve.search import QueryResult
 from ctxopt.types import ScoredChunk
 
@@ -59,7 +60,7 @@ def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> No
             str(position),
             plain(place),
             chunk.kind.value,
-            plain(chunk.qualified_name or chunk.name),
+            plain(shown_name(chunk)),
             f"{hit.score:.3f}",
             plain(why),
         )
