@@ -14,7 +14,8 @@ from dataclasses import replace
 
 from ctxopt import tokens
 from ctxopt.secrets.detect import find_secrets
-from ctxopt.secrets.findings import SecretFinding, SecretKind, merged
+from ctxopt.secrets.findings import SecretFinding, SecretKind
+from ctxopt.secrets.redact import redact
 from ctxopt.types import Choice, Chunk, ChunkedFile, Fidelity, ScoredChunk, SecretSpan
 
 MIN_PIECE = 4  # shorter lines of a secret value are not looked for in the other fields
@@ -43,19 +44,7 @@ def _findings(spans: Iterable[SecretSpan]) -> list[SecretFinding]:
 def redact_keeping_lines(text: str, findings: Iterable[SecretFinding]) -> str:
     """text with each finding replaced by its label, followed by as many line breaks as the
     finding held (spans outside the text are clipped to it)."""
-    size = len(text)
-    clipped = (
-        SecretFinding(max(0, min(f.start, size)), max(0, min(f.end, size)), f.kind)
-        for f in findings
-    )
-    parts: list[str] = []
-    at = 0
-    for found in merged(clipped):
-        parts.append(text[at : found.start])
-        parts.append(found.label + "\n" * text.count("\n", found.start, found.end))
-        at = found.end
-    parts.append(text[at:])
-    return "".join(parts)
+    return redact(text, findings, keep_lines=True)
 
 
 def redacted_chunk(chunk: Chunk) -> Chunk:

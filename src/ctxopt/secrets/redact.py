@@ -7,9 +7,11 @@ from collections.abc import Iterable
 from ctxopt.secrets.findings import SecretFinding, merged
 
 
-def redact(text: str, findings: Iterable[SecretFinding]) -> str:
+def redact(text: str, findings: Iterable[SecretFinding], *, keep_lines: bool = False) -> str:
     """text with each finding's span replaced by its label.  Findings may come in any order
-    and overlap (they are merged first); spans outside the text are clipped to it."""
+    and overlap (they are merged first); spans outside the text are clipped to it.  With
+    keep_lines, each label is followed by as many line breaks as its finding held, so the
+    text keeps its line count (line numbers and excerpts stay right)."""
     size = len(text)
     clipped = (
         SecretFinding(max(0, min(f.start, size)), max(0, min(f.end, size)), f.kind)
@@ -19,7 +21,8 @@ def redact(text: str, findings: Iterable[SecretFinding]) -> str:
     at = 0
     for found in merged(clipped):
         parts.append(text[at : found.start])
-        parts.append(found.label)
+        breaks = text.count("\n", found.start, found.end) if keep_lines else 0
+        parts.append(found.label + "\n" * breaks)
         at = found.end
     parts.append(text[at:])
     return "".join(parts)
