@@ -18,13 +18,13 @@ from ctxopt.pack.models import (
     LOCAL_MAX_TOKENS,
     TOP_MIN_COMPLEXITY,
     TOP_MIN_TOKENS,
-    ModelInfo,
     budget_for_model,
     estimate_cost,
     find_model,
     load_models,
     recommend_model,
 )
+from ctxopt.types import ModelInfo
 
 
 @pytest.fixture()

@@ -1,7 +1,8 @@
 import pytest
 
 from ctxopt.retrieve.entities import extract_entities, is_code_shaped, query_terms
-from ctxopt.retrieve.intent import IntentType, detect_intent
+from ctxopt.retrieve.intent import detect_intent
+from ctxopt.types import IntentType
 
 
 def test_entities_find_paths_identifiers_quotes_and_errors() -> None:

@@ -13,7 +13,8 @@ from ctxopt.analyze.layout import Layout, lay_out
 from ctxopt.analyze.plan import MIN_WINDOW_TOKENS, Limits
 from ctxopt.analyze.read import Document, read_document
 from ctxopt.errors import BudgetError, UsageError
-from ctxopt.pack.models import DEFAULT_RESERVE, ModelInfo, budget_for_model, find_model, load_models
+from ctxopt.pack.models import DEFAULT_RESERVE, budget_for_model, find_model, load_models
+from ctxopt.types import ModelInfo
 from ctxopt.wording import plural
 
 if TYPE_CHECKING:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from ctxopt.analyze.layout import Layout
 from ctxopt.analyze.prompts import overhead_tokens
-from ctxopt.pack.models import ModelInfo, estimate_cost
+from ctxopt.pack.models import estimate_cost
+from ctxopt.types import ModelInfo
 
 FINAL_OVERHEAD_TOKENS = 250
 

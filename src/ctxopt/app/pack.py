@@ -7,10 +7,11 @@ from dataclasses import replace
 from ctxopt.app.refresh import Notify, refresh_index
 from ctxopt.config.settings import Settings
 from ctxopt.discover.changes import ChangeRequest, read_change
-from ctxopt.pack.api import PackOptions, PackResult, check_options, pack_query, pack_query_result
+from ctxopt.pack.api import PackOptions, check_options, pack_query, pack_query_result
 from ctxopt.pack.diff import diff_preface
 from ctxopt.retrieve.changes import touched_chunks
 from ctxopt.retrieve.search import search
+from ctxopt.types import PackResult
 
 
 def refresh_then_pack(

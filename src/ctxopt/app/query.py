@@ -6,8 +6,9 @@ from dataclasses import replace
 
 from ctxopt.app.refresh import Freshness, Notify, refresh_index
 from ctxopt.config.settings import Settings
-from ctxopt.retrieve.search import QueryOptions, QueryResult, search
+from ctxopt.retrieve.search import QueryOptions, search
 from ctxopt.secrets.chunks import redacted_hits
+from ctxopt.types import QueryResult
 
 
 def refresh_then_query(

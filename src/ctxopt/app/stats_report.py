@@ -27,6 +27,7 @@ from ctxopt.pack.compression_ratio import (
 from ctxopt.pack.gates import GateFailure, GateLimits, check_gates
 from ctxopt.pack.savings import SavingsTotals, TaskSavings, savings_of, savings_totals
 from ctxopt.pack.tasks_file import SavingsTask, check_tasks, read_tasks_file
+from ctxopt.types import ModelInfo
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ class StatsReport:
     failures: tuple[GateFailure, ...]
 
 
-def _tasks(request: StatsRequest, table: dict[str, model_table.ModelInfo]) -> list[SavingsTask]:
+def _tasks(request: StatsRequest, table: dict[str, ModelInfo]) -> list[SavingsTask]:
     tasks = [SavingsTask(text.strip()) for text in request.tasks]
     if any(not t.task for t in tasks):
         raise UsageError("--task is empty; say what the task is")

@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from ctxopt.cli.console import Terminal
-from ctxopt.pack.api import CANDIDATES, PackResult
+from ctxopt.pack.api import CANDIDATES
 from ctxopt.pack.explain import drops_to_explain
 from ctxopt.pack.labels import shown_name
 from ctxopt.pack.models import price_source
-from ctxopt.types import Fidelity, StopReason
+from ctxopt.types import Fidelity, PackResult, StopReason
 from ctxopt.wording import plural
 
 

@@ -8,8 +8,7 @@ from rich.table import Table
 
 from ctxopt.cli.console import Terminal, plain
 from ctxopt.pack.labels import shown_name
-from ctxopt.retrieve.search import QueryResult
-from ctxopt.types import ScoredChunk
+from ctxopt.types import QueryResult, ScoredChunk
 
 
 def result_json(hit: ScoredChunk, *, explain: bool) -> dict[str, Any]:

@@ -22,14 +22,25 @@ from ctxopt.pack.content import make_renderer
 from ctxopt.pack.fit import Fitting, fit_prompt, render_data
 from ctxopt.pack.gaps import blank_gap_checker
 from ctxopt.pack.render import FORMATS, RenderInput, render
-from ctxopt.pack.select import FILE_HEADER, Choice, Fidelity, Render, SelectOptions, select
+from ctxopt.pack.select import FILE_HEADER, Render, SelectOptions, select
 from ctxopt.retrieve.candidates import CandidateSource
-from ctxopt.retrieve.scoring import ScoredChunk
-from ctxopt.retrieve.search import QueryOptions, QueryResult
+from ctxopt.retrieve.search import QueryOptions
 from ctxopt.secrets import redact_text
 from ctxopt.secrets.chunks import redacted_hits, shown_secrets
 from ctxopt.terms import split_identifier
-from ctxopt.types import Dropped, DropReason, PickReason, StopReason
+from ctxopt.types import (
+    Choice,
+    Dropped,
+    DropReason,
+    Fidelity,
+    ModelInfo,
+    PackResult,
+    PickReason,
+    QueryResult,
+    Savings,
+    ScoredChunk,
+    StopReason,
+)
 
 CANDIDATES = 300
 SMALL_BUDGET = 1000
@@ -52,54 +63,9 @@ class PackOptions:
     preface: str = ""  # e.g. the diff itself, shown before the code
 
 
-@dataclass(frozen=True)
-class Savings:
-    repo_tokens: int
-    packed_tokens: int
-    percentage: float
-    cost_saved: float  # USD, input price of `model` (see models.price_model)
-    model: str = model_table.DEFAULT_PRICE_MODEL
-
-
-@dataclass(frozen=True)
-class PackResult:
-    prompt: str
-    tokens: int  # cl100k tokens of the prompt
-    budget: int  # cl100k budget the prompt was held to
-    model_budget: int  # the budget in the model's own tokens
-    encoding: str
-    token_factor: float
-    files: tuple[str, ...]
-    chosen: tuple[Choice, ...]
-    dropped: tuple[Dropped, ...]
-    savings: Savings
-    recommendation: model_table.Recommendation
-    query: QueryResult
-    confidence: float
-    warnings: tuple[str, ...]
-    stale: int
-    model: model_table.ModelInfo | None = None  # the model the user named, if any
-    reserve: float | None = None  # share of its window kept for the answer (None: --budget)
-    stopped_by: StopReason = StopReason.BUDGET  # the limit that ended the selection
-    candidates: int = 0  # ranked chunks the selection chose from
-    max_chunks_per_file: int = 0  # the per-file cap it applied
-
-    @property
-    def room_left(self) -> int:
-        """cl100k tokens of the budget the prompt did not use."""
-        return max(0, self.budget - self.tokens)
-
-    @property
-    def model_cost(self) -> float:
-        """USD for the prompt as input to the named model (0.0 when none was named)."""
-        return model_table.estimate_cost(self.tokens, self.model) if self.model else 0.0
-
-    secrets_redacted: int = 0  # findings redacted on the lines the pack shows
-
-
 def resolve_budget(
-    options: PackOptions, table: dict[str, model_table.ModelInfo]
-) -> tuple[int, int, float, model_table.ModelInfo | None]:
+    options: PackOptions, table: dict[str, ModelInfo]
+) -> tuple[int, int, float, ModelInfo | None]:
     """(cl100k budget, model-token budget, token factor, model) for the options."""
     model = model_table.find_model(options.model, table) if options.model else None
     factor = model.token_factor if model else 1.0
@@ -238,6 +204,7 @@ def pack_query_result(
         warnings=tuple(warnings),
         stale=stale,
         model=named,
+        model_cost=model_table.estimate_cost(prompt_tokens, named) if named else 0.0,
         max_chunks_per_file=settings.max_chunks_per_file,
         reserve=options.reserve if options.budget is None else None,
         stopped_by=stop_reason(selection.dropped, budget - prompt_tokens),

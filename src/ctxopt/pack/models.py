@@ -15,13 +15,13 @@ import math
 from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from ctxopt.config.environment import MODELS_FILE
 from ctxopt.errors import UsageError
 from ctxopt.pack.model_names import match_model_name
+from ctxopt.types import ModelInfo, Recommendation, Tier
 
-Tier = Literal["local", "cheap", "balanced", "top"]
 TIERS: tuple[Tier, ...] = ("local", "cheap", "balanced", "top")
 
 # Phase-6 thresholds: packed cl100k tokens and task complexity in [0, 1].
@@ -39,32 +39,11 @@ BUILTIN_SOURCE = "ctxopt/data/models.json"
 
 
 @dataclass(frozen=True)
-class ModelInfo:
-    name: str
-    family: str
-    context_window: int  # tokens of the model's own tokenizer
-    max_output: int
-    input_price: float  # USD per million input tokens; 0 for local
-    output_price: float  # USD per million output tokens; 0 for local
-    tier: Tier
-    token_factor: float = 1.0  # model tokens per cl100k token (approximate)
-    aliases: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class PriceSource:
     """Where the prices come from and the day they were checked (shown with every cost)."""
 
     date: str  # YYYY-MM-DD
     source: str  # the built-in table, or the override file over it
-
-
-@dataclass(frozen=True)
-class Recommendation:
-    model: ModelInfo
-    tier: Tier
-    reasoning: str
-    estimated_cost: float  # USD for the packed input
 
 
 _REQUIRED = (

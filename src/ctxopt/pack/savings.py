@@ -10,9 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ctxopt.pack import models as model_table
-from ctxopt.pack.api import PackResult
-from ctxopt.pack.models import ModelInfo
 from ctxopt.pack.tasks_file import SavingsTask
+from ctxopt.types import ModelInfo, PackResult
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ctxopt.errors import UsageError
-from ctxopt.pack.models import ModelInfo, find_model
+from ctxopt.pack.models import find_model
+from ctxopt.types import ModelInfo
 
 YAML_SUFFIXES = (".yaml", ".yml")
 ENTRY_KEYS = ("task", "budget", "model")

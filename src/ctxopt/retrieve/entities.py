@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ctxopt.languages import ALL
 from ctxopt.terms import split_identifier
+from ctxopt.types import Entities
 
 # A bare `name.ext` is a file when ext is one a task names files by (`cli.py`, `lib.rs`).
 _EXTENSIONS = "|".join(sorted({ext[1:] for language in ALL for ext in language.mention_extensions}))
@@ -33,28 +33,6 @@ make makes made get gets got add adds added fix fixes fixed bug issue new now up
 way like need needs want wants please
 """
 STOPWORDS = frozenset(_STOP_TEXT.split())
-
-
-@dataclass(frozen=True)
-class Entities:
-    paths: tuple[str, ...]  # things that look like paths or file names
-    identifiers: tuple[str, ...]  # code-shaped names: CamelCase, snake_case, dotted
-    quoted: tuple[str, ...]  # quoted strings
-    errors: tuple[str, ...]  # error messages / exception names
-    words: tuple[str, ...]  # other content words, lower-case
-    locations: tuple[tuple[str, int], ...] = ()  # (path as written, line number)
-
-    @property
-    def symbol_names(self) -> tuple[str, ...]:
-        """Plain names to look up as definitions: last parts of dotted names too."""
-        names: list[str] = []
-        for ident in self.identifiers:
-            for part in re.split(r"\.|::", ident):
-                if part and part not in names:
-                    names.append(part)
-            if ident not in names:
-                names.append(ident)
-        return tuple(names)
 
 
 def is_code_shaped(token: str) -> bool:

@@ -3,20 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from enum import Enum
 
-from ctxopt.retrieve.entities import Entities
-
-
-class IntentType(str, Enum):
-    BUG_FIX = "bug_fix"
-    FEATURE_ADD = "feature_add"
-    EXPLAIN = "explain"
-    REFACTOR = "refactor"
-    TEST = "test"
-    DEBUG = "debug"
-
+from ctxopt.types import Entities, Intent, IntentType
 
 PATTERNS: dict[IntentType, tuple[str, ...]] = {
     IntentType.BUG_FIX: (
@@ -97,14 +85,6 @@ _PRIORITY = [
     IntentType.BUG_FIX,
     IntentType.FEATURE_ADD,
 ]
-
-
-@dataclass(frozen=True)
-class Intent:
-    type: IntentType
-    confidence: float  # 0..1: how clearly the text signals this intent
-    complexity: float  # 0..1: rough task complexity (length, entities, reasoning words)
-    scores: dict[str, int]
 
 
 def detect_intent(task: str, entities: Entities) -> Intent:

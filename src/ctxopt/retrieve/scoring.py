@@ -12,10 +12,8 @@ from ctxopt.embed.base import MINILM_NAME
 from ctxopt.languages import TEXT, by_name, detect_language, named_in_task
 from ctxopt.languages.naming import subject_stem
 from ctxopt.retrieve.candidates import Candidate
-from ctxopt.retrieve.entities import Entities
-from ctxopt.retrieve.intent import Intent, IntentType
 from ctxopt.terms import split_identifier
-from ctxopt.types import Chunk, ChunkKind, ScoredChunk
+from ctxopt.types import Chunk, ChunkKind, Entities, Intent, IntentType, ScoredChunk
 
 RRF_K = 60
 

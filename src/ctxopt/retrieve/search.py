@@ -14,18 +14,17 @@ from ctxopt.index.store import IndexReader
 from ctxopt.languages.naming import is_doc_path, is_test_path
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
 from ctxopt.retrieve.companions import companion_tests
-from ctxopt.retrieve.entities import Entities, extract_entities, query_terms
+from ctxopt.retrieve.entities import extract_entities, query_terms
 from ctxopt.retrieve.filters import checked_kinds, checked_languages
-from ctxopt.retrieve.intent import Intent, IntentType, detect_intent
+from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.scoring import (
-    ScoredChunk,
     ScoringContext,
     mentioned_languages,
     merge_weights,
     score_candidates,
 )
 from ctxopt.retrieve.windows import Window, best_window, rank_windows
-from ctxopt.types import Chunk
+from ctxopt.types import Chunk, Entities, Intent, IntentType, QueryResult, ScoredChunk
 
 LEXICAL_POOL = 300
 VECTOR_POOL = 100
@@ -49,16 +48,6 @@ class QueryOptions:
         # checked when built, before any work: a typo in --lang or --kind is a usage error
         object.__setattr__(self, "languages", checked_languages(self.languages))
         object.__setattr__(self, "kinds", checked_kinds(self.kinds))
-
-
-@dataclass(frozen=True)
-class QueryResult:
-    task: str
-    intent: Intent
-    entities: Entities
-    results: tuple[ScoredChunk, ...]
-    candidates: int
-    embedder: str
 
 
 Embed = Callable[[str], Sequence[float]]
