@@ -62,6 +62,25 @@ def test_grammar_loads_and_names_real_node_kinds(record) -> None:  # type: ignor
         assert any(lang.id_for_node_kind(k, True) for k in record.syntax.functions)
 
 
+@pytest.mark.parametrize("record", [r for r in ALL if r.grammar], ids=lambda r: r.name)
+def test_outline_and_binding_kinds_are_real_node_kinds_of_the_grammar(record) -> None:  # type: ignore[no-untyped-def]
+    lang = grammar(record.grammar)
+    outline = record.outline
+    kinds = [*outline.functions, *outline.scopes, *outline.groups, *outline.docstrings]
+    if record.syntax is not None:
+        syntax = record.syntax
+        kinds += [*syntax.bindings, *syntax.function_values, *syntax.class_values]
+        kinds += [*syntax.default_names, *([syntax.binding_name] if syntax.binding_name else [])]
+    missing = [kind for kind in kinds if not lang.id_for_node_kind(kind, True)]
+    assert missing == [], (record.name, missing)
+
+
+def test_every_code_record_tells_compression_what_to_outline() -> None:
+    for record in ALL:
+        if record.chunker is Chunker.CODE:
+            assert record.outline.functions, record.name
+
+
 def test_code_records_have_declarations_and_a_grammar() -> None:
     for record in ALL:
         if record.chunker is Chunker.CODE:

@@ -10,10 +10,6 @@ from tree_sitter import Node
 from ctxopt.chunking.nodes import body_of, name_of, text_of
 from ctxopt.languages import Quirk, Syntax
 
-_JS_VARS = frozenset({"lexical_declaration", "variable_declaration"})
-_JS_FUNC_VALUES = frozenset(
-    {"arrow_function", "function_expression", "function", "generator_function"}
-)
 _RECEIVER = re.compile(r"(\w+)(?:\[[^\]]*\])?\s*\)\s*$")
 
 
@@ -45,7 +41,7 @@ def classify(spec: Syntax, node: Node, source: bytes) -> Decl | None:
         if body_of(inner) is None and Quirk.FORWARD_DECLARATIONS in quirks:
             return None
         kind_name = _class_kind(quirks, inner, spec.classes[kind], source)
-        return Decl("class", kind_name, inner, _cname(inner, source))
+        return Decl("class", kind_name, inner, _cname(spec, inner, source))
     if kind in spec.types:
         return _leaf(quirks, inner, spec.types[kind], source)
     return None
@@ -78,10 +74,8 @@ def _function(quirks: frozenset[Quirk], node: Node, source: bytes) -> Decl:
     return Decl("function", "", node, name, parent)
 
 
-def _cname(node: Node, source: bytes) -> str:
-    if node.type == "companion_object":
-        return name_of(source, node) or "Companion"
-    return name_of(source, node) or "<anonymous>"
+def _cname(spec: Syntax, node: Node, source: bytes) -> str:
+    return name_of(source, node) or spec.default_names.get(node.type, "<anonymous>")
 
 
 def _class_kind(quirks: frozenset[Quirk], node: Node, default: str, source: bytes) -> str:
@@ -113,15 +107,15 @@ def _leaf(quirks: frozenset[Quirk], node: Node, default: str, source: bytes) -> 
 
 
 def _classify_js(spec: Syntax, node: Node, source: bytes) -> Decl | None:
-    if node.type in _JS_VARS:
-        declarators = [c for c in node.named_children if c.type == "variable_declarator"]
+    if node.type in spec.bindings:
+        declarators = [c for c in node.named_children if c.type == spec.binding_name]
         if len(declarators) != 1:
             return None
         value = declarators[0].child_by_field_name("value")
         name = text_of(source, declarators[0].child_by_field_name("name"))
-        if value is not None and value.type in _JS_FUNC_VALUES:
+        if value is not None and value.type in spec.function_values:
             return Decl("function", "", node, name)
-        if value is not None and value.type in ("class", "class_expression"):
+        if value is not None and value.type in spec.class_values:
             return Decl("class", "class", value, name)
         return None
     if node.type == "expression_statement":
@@ -156,10 +150,10 @@ def _string_text(literal: str) -> str:
     return " ".join(body.split())
 
 
-def decl_body(node: Node) -> Node | None:
+def decl_body(spec: Syntax, node: Node) -> Node | None:
     """The body of a declaration node (for `const f = () => {...}`, the function's body)."""
     body = body_of(node)
-    if body is None and node.type in _JS_VARS:
+    if body is None and node.type in spec.bindings:
         for declarator in node.named_children:
             value = declarator.child_by_field_name("value")
             if value is not None:

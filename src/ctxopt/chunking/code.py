@@ -94,7 +94,7 @@ def _walk_items(walk: _Walk, nodes: list[Node], prefix: str, floor: int) -> None
         start, comments = _attached(walk, items, index, start, floor)
         if decl.role == "namespace":
             inner_prefix = f"{prefix}{decl.name}." if decl.name else prefix
-            body = decl_body(decl.node)
+            body = decl_body(walk.spec, decl.node)
             children = body.named_children if body is not None else []
             _walk_items(walk, children, inner_prefix, start)
         elif decl.role == "class":
@@ -123,7 +123,7 @@ def _attached(
 
 def _docstring(walk: _Walk, node: Node, comments: list[Node]) -> str:
     if walk.language.docstring_in_body:
-        body = decl_body(node)
+        body = decl_body(walk.spec, node)
         first = body.named_children[0] if body is not None and body.named_children else None
         if first is not None and first.type == "expression_statement" and first.named_children:
             first = first.named_children[0]
@@ -164,7 +164,7 @@ def _emit_leaf(
         kind = ChunkKind.METHOD if parent_q else ChunkKind.FUNCTION
     kind = _test_kind(walk, kind, decl.name, _head(walk, span[0], decl.node))
     qualified = _qualify(prefix, parent_q, decl.name)
-    sig = signature(walk.source, decl.node, decl_body(decl.node))
+    sig = signature(walk.source, decl.node, decl_body(walk.spec, decl.node))
     doc = _docstring(walk, decl.node, comments)
     draft = Draft(kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified,), parent_q)
     walk.drafts.append(draft)
@@ -199,7 +199,7 @@ def _emit_class(
     """A class: one chunk when small, else a summary chunk plus one chunk per member."""
     qualified = _qualify(prefix, parent_q, decl.name)
     kind = _test_kind(walk, ChunkKind(decl.kind), decl.name, "")
-    body = decl_body(decl.node)
+    body = decl_body(walk.spec, decl.node)
     header_end = walk.line_of(signature_end_row(walk.source, decl.node, body))
     members = _members(walk, body, header_end)
     sig = signature(walk.source, decl.node, body)
@@ -249,7 +249,9 @@ def _summary_text(
         last = max(last, end)
         if member.decl is not None:
             sig_end = walk.line_of(
-                signature_end_row(walk.source, member.decl.node, decl_body(member.decl.node))
+                signature_end_row(
+                    walk.source, member.decl.node, decl_body(walk.spec, member.decl.node)
+                )
             )
             keep.update(range(start, sig_end + 1))
         elif member.node.type in walk.language.attached:

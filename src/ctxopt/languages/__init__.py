@@ -23,6 +23,7 @@ from ctxopt.languages.record import (
     Imports,
     ImportSplit,
     Language,
+    Outline,
     Quirk,
     Syntax,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "Imports",
     "Language",
     "LexStyle",
+    "Outline",
     "Quirk",
     "Syntax",
     "by_extension",

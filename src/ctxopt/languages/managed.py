@@ -12,6 +12,7 @@ from ctxopt.languages.record import (
     Imports,
     ImportSplit,
     Language,
+    Outline,
     Quirk,
     Syntax,
 )
@@ -54,6 +55,12 @@ JAVA = Language(
         groups=frozenset({"enum_body_declarations"}),
     ),
     comment_kinds=("line_comment", "block_comment"),
+    outline=Outline(
+        functions=frozenset({"method_declaration", "constructor_declaration"}),
+        scopes=frozenset(
+            {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration"}
+        ),
+    ),
     doc_style=DocStyle.SLASH_STAR,
     imports=_jvm_imports(".java"),
     test_file_patterns=(_test_file("java"),),
@@ -80,8 +87,15 @@ KOTLIN = Language(
         },
         types={"type_alias": "type"},
         quirks=frozenset({Quirk.INTERFACE_KEYWORD}),
+        default_names={"companion_object": "Companion"},
     ),
     comment_kinds=("line_comment", "multiline_comment"),
+    outline=Outline(
+        functions=frozenset(
+            {"function_declaration", "secondary_constructor", "anonymous_initializer"}
+        ),
+        scopes=frozenset({"class_declaration", "object_declaration", "companion_object"}),
+    ),
     doc_style=DocStyle.SLASH_STAR,
     imports=_jvm_imports(".kt"),
     test_file_patterns=(_test_file("kt"),),
@@ -109,6 +123,12 @@ SCALA = Language(
         brace_body=False,
     ),
     comment_kinds=("comment", "block_comment"),
+    outline=Outline(
+        functions=frozenset({"function_definition", "function_declaration"}),
+        scopes=frozenset(
+            {"class_definition", "object_definition", "trait_definition", "extension_definition"}
+        ),
+    ),
     doc_style=DocStyle.SLASH_STAR,
     imports=_jvm_imports(".scala"),
     test_file_patterns=(_test_file("scala"),),
@@ -147,6 +167,28 @@ CSHARP = Language(
         namespaces=frozenset({"namespace_declaration", "file_scoped_namespace_declaration"}),
     ),
     comment_kinds=("comment",),
+    outline=Outline(
+        functions=frozenset(
+            {
+                "method_declaration",
+                "constructor_declaration",
+                "destructor_declaration",
+                "operator_declaration",
+                "local_function_statement",
+            }
+        ),
+        scopes=frozenset(
+            {
+                "class_declaration",
+                "interface_declaration",
+                "struct_declaration",
+                "record_declaration",
+                "enum_declaration",
+                "namespace_declaration",
+            }
+        ),
+        groups=frozenset({"preproc_if", "preproc_else", "preproc_elif", "declaration_list"}),
+    ),
     doc_style=DocStyle.SLASH_STAR,
     imports=Imports(
         patterns=(
@@ -186,6 +228,17 @@ SWIFT = Language(
         quirks=frozenset({Quirk.DECLARATION_KIND_FIELD}),
     ),
     comment_kinds=("comment", "multiline_comment"),
+    outline=Outline(
+        functions=frozenset(
+            {
+                "function_declaration",
+                "init_declaration",
+                "deinit_declaration",
+                "operator_declaration",
+            }
+        ),
+        scopes=frozenset({"class_declaration", "protocol_declaration"}),
+    ),
     doc_style=DocStyle.SLASH_STAR,
     imports=Imports(
         patterns=(

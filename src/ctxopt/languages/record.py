@@ -81,6 +81,24 @@ class Syntax:
     brace_body: bool = True  # the body node starts on the signature line ("{")
     quirks: frozenset[Quirk] = frozenset()
     test_calls: frozenset[str] = frozenset()  # calls whose top-level statements are tests
+    # VARIABLE_FUNCTIONS: a binding (`const f = ...`) of one of these values is a declaration
+    bindings: frozenset[str] = frozenset()  # statements that bind names to values
+    binding_name: str = ""  # the one-name node inside a binding (holds `name` and `value`)
+    function_values: frozenset[str] = frozenset()  # a value that makes it a function
+    class_values: frozenset[str] = frozenset()  # a value that makes it a class
+    default_names: dict[str, str] = field(default_factory=dict)  # kind -> name when unnamed
+
+
+@dataclass(frozen=True)
+class Outline:
+    """Node kinds aggressive compression reads to outline a chunk (bodies elided, the
+    statements that matter kept).  Compression matches the union over all languages."""
+
+    functions: frozenset[str] = frozenset()  # a body to outline, nested ones too (lambdas)
+    scopes: frozenset[str] = frozenset()  # containers whose members are outlined one by one
+    groups: frozenset[str] = frozenset()  # member groups opened (preprocessor, export, lists)
+    docstrings: frozenset[str] = frozenset()  # a body's first statement of these is its docstring
+    closers: frozenset[str] = frozenset()  # keywords alone on a line that close a block
 
 
 @dataclass(frozen=True)
@@ -129,6 +147,7 @@ class Language:
     marker_comment: tuple[str, str] = ("", "")  # opener and closer of a one-line comment
     keeps_indentation: bool = False  # indentation is data: compression never re-ranks it
     fragments: Fragments = Fragments()
+    outline: Outline = Outline()  # for aggressive compression
     retry_as: str | None = None  # parse errors: try this language's grammar instead
     config_keys: ConfigKeys = ConfigKeys.NONE
     secondary: bool = False  # all its chunks are documentation (rank below code)

@@ -13,6 +13,7 @@ from ctxopt.languages.record import (
     Imports,
     ImportSplit,
     Language,
+    Outline,
     Quirk,
     Syntax,
 )
@@ -32,6 +33,10 @@ PYTHON = Language(
         brace_body=False,
     ),
     comment_kinds=("comment",),
+    outline=Outline(
+        functions=frozenset({"function_definition"}),
+        docstrings=frozenset({"string", "concatenated_string"}),
+    ),
     doc_style=DocStyle.DOCSTRING,
     lex_style=LexStyle.PYTHON,
     imports=Imports(
@@ -68,6 +73,11 @@ RUBY = Language(
         quirks=frozenset({Quirk.DOTTED_METHOD_NAMES}),
     ),
     comment_kinds=("comment",),
+    outline=Outline(
+        functions=frozenset({"method", "singleton_method"}),
+        scopes=frozenset({"class", "module", "singleton_class"}),
+        closers=frozenset({"end"}),
+    ),
     doc_style=DocStyle.ADJACENT,
     doc_above=frozenset({"method", "singleton_method", "class", "module"}),
     lex_style=LexStyle.HASH,
@@ -106,6 +116,20 @@ PHP = Language(
         attached=frozenset({"attribute_list"}),
     ),
     comment_kinds=("comment",),
+    outline=Outline(
+        functions=frozenset({"function_definition", "method_declaration", "arrow_function"}),
+        scopes=frozenset(
+            {
+                "class_declaration",
+                "interface_declaration",
+                "trait_declaration",
+                "enum_declaration",
+                "namespace_definition",
+            }
+        ),
+        groups=frozenset({"declaration_list"}),
+        closers=frozenset({"endif", "endforeach", "endwhile"}),
+    ),
     doc_style=DocStyle.SLASH_STAR,
     lex_style=LexStyle.PHP,
     imports=Imports(
@@ -135,6 +159,9 @@ BASH = Language(
     grammar="bash",
     syntax=Syntax(functions=frozenset({"function_definition"}), classes={}, brace_body=False),
     comment_kinds=("comment",),
+    outline=Outline(
+        functions=frozenset({"function_definition"}), closers=frozenset({"fi", "done", "esac"})
+    ),
     doc_style=DocStyle.NONE,
     lex_style=LexStyle.HASH,
     imports=Imports(patterns=(re.compile(r"^[ \t]*(?:source|\.)[ \t]+['\"]?([^\s;'\"]+)", _M),)),

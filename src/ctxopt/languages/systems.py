@@ -13,6 +13,7 @@ from ctxopt.languages.record import (
     Imports,
     ImportSplit,
     Language,
+    Outline,
     Quirk,
     Syntax,
 )
@@ -36,6 +37,20 @@ C = Language(
         quirks=frozenset({Quirk.FORWARD_DECLARATIONS, Quirk.TYPEDEF_STRUCTS}),
     ),
     comment_kinds=("comment",),
+    outline=Outline(
+        functions=frozenset({"function_definition"}),
+        scopes=frozenset({"struct_specifier"}),
+        groups=frozenset(
+            {
+                "preproc_if",
+                "preproc_ifdef",
+                "preproc_else",
+                "preproc_elif",
+                "linkage_specification",
+                "declaration_list",
+            }
+        ),
+    ),
     doc_style=DocStyle.SLASH_STAR,
     imports=Imports(patterns=(_INCLUDE,), module_extensions=(".h", ".c")),
     mention_extensions=(".c", ".h"),
@@ -66,6 +81,20 @@ CPP = Language(
         ),
     ),
     comment_kinds=("comment",),
+    outline=Outline(
+        functions=frozenset({"function_definition"}),
+        scopes=frozenset({"class_specifier", "struct_specifier", "namespace_definition"}),
+        groups=frozenset(
+            {
+                "preproc_if",
+                "preproc_ifdef",
+                "preproc_else",
+                "preproc_elif",
+                "linkage_specification",
+                "declaration_list",
+            }
+        ),
+    ),
     doc_style=DocStyle.SLASH_STAR,
     imports=Imports(patterns=(_INCLUDE,), module_extensions=(".hpp", ".cc", ".cpp")),
     task_words=("c++", "cpp"),
@@ -89,6 +118,7 @@ GO = Language(
         quirks=frozenset({Quirk.RECEIVER_PARENT, Quirk.TYPE_SPECS}),
     ),
     comment_kinds=("comment",),
+    outline=Outline(functions=frozenset({"function_declaration", "method_declaration"})),
     doc_style=DocStyle.ADJACENT,
     doc_above=frozenset(
         {
@@ -134,6 +164,11 @@ RUST = Language(
     ),
     # doc_comment nodes exist too, but only inside a line_comment or block_comment
     comment_kinds=("line_comment", "block_comment"),
+    outline=Outline(
+        functions=frozenset({"function_item"}),
+        scopes=frozenset({"impl_item", "trait_item", "mod_item"}),
+        groups=frozenset({"declaration_list"}),
+    ),
     doc_style=DocStyle.SLASH_STAR,
     lex_style=LexStyle.RUST,
     imports=Imports(

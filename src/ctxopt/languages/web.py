@@ -12,6 +12,7 @@ from ctxopt.languages.record import (
     Fragments,
     Imports,
     Language,
+    Outline,
     Quirk,
     Syntax,
 )
@@ -36,6 +37,10 @@ _TS_TYPES = {"type_alias_declaration": "type"}
 _WRAPPERS = frozenset({"export_statement", "ambient_declaration"})
 _NAMESPACES = frozenset({"internal_module", "module"})
 _QUIRKS = frozenset({Quirk.VARIABLE_FUNCTIONS})
+# `const f = () => {}` and `const C = class {}` declare a function and a class.
+_BINDINGS = frozenset({"lexical_declaration", "variable_declaration"})
+_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "generator_function"})
+_CLASS_VALUES = frozenset({"class"})
 # Test-framework calls whose top-level statements become test chunks.
 _TEST_CALLS = frozenset({"describe", "it", "test", "context", "suite"})
 
@@ -44,6 +49,19 @@ _IMPORT = re.compile(
     re.MULTILINE,
 )
 _TEST_FILE = r"\.(?:test|spec)\.[cm]?[jt]sx?$"
+_JS_OUTLINE = Outline(
+    functions=frozenset(
+        {"function_declaration", "generator_function_declaration", "method_definition",
+         "arrow_function", "function_expression"}
+    ),
+    scopes=frozenset({"class_declaration", "class"}),
+    groups=frozenset({"export_statement"}),
+)  # fmt: skip
+_TS_OUTLINE = replace(
+    _JS_OUTLINE,
+    scopes=_JS_OUTLINE.scopes
+    | {"abstract_class_declaration", "interface_declaration", "enum_declaration", "module"},
+)
 _FRAGMENTS = Fragments(
     class_wrap=("class W_ {\n", "\n}"), function_wrap=("function w_() {\n", "\n}")
 )
@@ -62,6 +80,7 @@ _BASE = Language(
     test_file_patterns=(_TEST_FILE,),
     marker_comment=("// ", ""),
     fragments=_FRAGMENTS,
+    outline=_JS_OUTLINE,
 )
 
 
@@ -74,6 +93,10 @@ _TS_SYNTAX = Syntax(
     attached=frozenset({"decorator"}),
     quirks=_QUIRKS,
     test_calls=_TEST_CALLS,
+    bindings=_BINDINGS,
+    binding_name="variable_declarator",
+    function_values=_FUNCTION_VALUES,
+    class_values=_CLASS_VALUES,
 )
 
 JAVASCRIPT = replace(
@@ -87,6 +110,10 @@ JAVASCRIPT = replace(
         attached=frozenset({"decorator"}),
         quirks=_QUIRKS,
         test_calls=_TEST_CALLS,
+        bindings=_BINDINGS,
+        binding_name="variable_declarator",
+        function_values=_FUNCTION_VALUES,
+        class_values=_CLASS_VALUES,
     ),
     imports=_imports(".js", ".jsx", ".mjs", ".cjs"),
     extensions=(".js", ".mjs", ".cjs", ".jsx"),
@@ -98,6 +125,7 @@ TYPESCRIPT = replace(
     name="typescript",
     grammar="typescript",
     syntax=_TS_SYNTAX,
+    outline=_TS_OUTLINE,
     imports=_imports(".ts"),
     extensions=(".ts", ".mts", ".cts"),
     task_words=("typescript",),
@@ -108,6 +136,7 @@ TSX = replace(
     name="tsx",
     grammar="tsx",
     syntax=_TS_SYNTAX,
+    outline=_TS_OUTLINE,
     imports=_imports(".tsx"),
     extensions=(".tsx",),
     task_words=("tsx",),

@@ -60,7 +60,7 @@ class _Elider:
         if defines(members):
             self._members(members)
         elif members:
-            self._statement_block(members, docstring=False)
+            self._statement_block(members, docstring=frozenset())
             if not self.stub and self._too_thin(members):
                 self.elided.clear()  # keep declarations, trim only long ones
                 self._members(members)
@@ -114,12 +114,13 @@ class _Elider:
         stmts = statements(body)
         if not stmts or self.p.rows(stmts[0])[0] <= self.p.rows(func)[0]:
             return
-        self._statement_block(stmts, docstring=record_of(self.language).docstring_in_body)
+        record = record_of(self.language)
+        self._statement_block(stmts, docstring=record.outline.docstrings)
 
-    def _statement_block(self, stmts: list[Node], *, docstring: bool) -> None:
+    def _statement_block(self, stmts: list[Node], *, docstring: frozenset[str]) -> None:
         lo, hi = self.p.rows(stmts[0])[0], max(self.p.rows(s)[1] for s in stmts)
         keep: set[int] = set()
-        if docstring and is_docstring(stmts[0]):
+        if docstring and is_docstring(stmts[0], docstring):
             keep.update(range(lo, self.p.rows(stmts[0])[1] + 1))
         if not self.stub:
             keep |= self._select(stmts, hi - lo + 1)

@@ -1,43 +1,28 @@
 """How aggressive compression reads syntax: definitions, containers, bodies, statement kinds.
 
-Node kinds are matched by name across grammars, often by the words in them
-(``return_statement`` holds "return"), so one table serves every language.
+Definitions, containers, groups and block closers come from the language records
+(`Language.outline`); statements are read by the words in their node kinds
+(``return_statement`` holds "return"), so one reading serves every language.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ctxopt.languages import ALL
 from ctxopt.pack.compress.parsing import COMMENT_KINDS
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-FUNCS = frozenset(
-    {
-        "function_definition", "function_declaration", "method_definition", "method_declaration",
-        "function_item", "method", "singleton_method", "constructor_declaration",
-        "generator_function_declaration", "local_function_statement", "secondary_constructor",
-        "init_declaration", "deinit_declaration", "destructor_declaration",
-        "operator_declaration", "arrow_function", "function_expression", "function",
-        "anonymous_initializer", "constructor_definition",
-    }
-)  # fmt: skip
-CONTAINERS = frozenset(
-    {
-        "class_definition", "class_declaration", "class", "module", "impl_item", "trait_item",
-        "mod_item", "interface_declaration", "object_declaration", "object_definition",
-        "trait_definition", "enum_declaration", "protocol_declaration", "extension_declaration",
-        "namespace_definition", "namespace_declaration", "class_specifier", "struct_specifier",
-        "struct_declaration", "record_declaration", "companion_object", "trait_declaration",
-        "abstract_class_declaration", "singleton_class", "extension_definition",
-    }
-)  # fmt: skip
+# The node kinds of every grammar, from the language records (readers get a node, not its
+# language; a kind means the same in every grammar that has it).
+FUNCS = frozenset(kind for record in ALL for kind in record.outline.functions)
+CONTAINERS = frozenset(kind for record in ALL for kind in record.outline.scopes)
 # Members that only group declarations: their children are handled one by one.
-TRANSPARENT = frozenset(
-    {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "linkage_specification",
-     "declaration_list", "export_statement"}
-)  # fmt: skip
+TRANSPARENT = frozenset(kind for record in ALL for kind in record.outline.groups)
+CLOSERS = frozenset(kind for record in ALL for kind in record.outline.closers)
+# Words in node kind names (``return_statement`` holds "return"): how a statement reads.
 _EXIT_TOKENS = frozenset({"return", "throw", "raise", "yield", "jump", "transfer"})
 _EXIT_CALLS = frozenset({"raise", "panic", "abort", "fail", "exit"})
 CONTROL_TOKENS = frozenset(
@@ -49,7 +34,6 @@ CLAUSE_TOKENS = frozenset(
      "when", "ensure"}
 )  # fmt: skip
 _CALL_TOKENS = frozenset({"call", "invocation", "command", "await"})
-CLOSERS = frozenset({"end", "fi", "done", "esac", "endif", "endforeach", "endwhile"})
 
 
 def tokens_of(node: Node) -> set[str]:
@@ -94,12 +78,13 @@ def statements(body: Node) -> list[Node]:
     return list(body.named_children)
 
 
-def is_docstring(node: Node) -> bool:
-    if node.type in ("string", "concatenated_string"):
+def is_docstring(node: Node, kinds: frozenset[str]) -> bool:
+    """A string of the given kinds, alone or as a statement of its own."""
+    if node.type in kinds:
         return True
     if node.type != "expression_statement" or node.named_child_count != 1:
         return False
-    return node.named_children[0].type in ("string", "concatenated_string")
+    return node.named_children[0].type in kinds
 
 
 def kind_of(node: Node) -> str:
