@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ctxopt.cli.console import Terminal
-from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
 from ctxopt.cli.output_file import write_output
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import settings_from_flags
@@ -21,6 +21,7 @@ def pack(
     ],
     *,
     path: PathOption = None,
+    ref: RefOption = None,
     db: DbOption = None,
     budget: Annotated[
         int | None,
@@ -140,6 +141,8 @@ def pack(
     settings = settings_from_flags(
         path,
         terminal=terminal,
+        ref=ref,
+        index_clone=True,
         db=db,
         budget=budget,
         model=model,
