@@ -8,12 +8,13 @@ from ctxopt.cli.console import Terminal
 from ctxopt.config.settings import Settings
 from ctxopt.errors import InterruptedRun
 from ctxopt.index.commit import AfterInterrupt, after_interrupt, safe_read_commit
-from ctxopt.index.watch import WatchBatch, watch_index
+from ctxopt.index.watch import InterruptedUpdate, WatchBatch, watch_index
 from ctxopt.wording import plural
 
-STOPPED = {
-    AfterInterrupt.UNCHANGED: "the index at {db} is complete",
-    AfterInterrupt.COMMITTED: "the index at {db} is complete",
+IDLE = "the index at {db} is complete"
+DURING_UPDATE = {
+    AfterInterrupt.UNCHANGED: "the index at {db} is as before it; `ctxopt index` catches up",
+    AfterInterrupt.COMMITTED: "the index at {db} had already been updated",
     AfterInterrupt.INCOMPLETE: "the index at {db} is incomplete; run `ctxopt index` to finish it",
     AfterInterrupt.NOTHING: "no index was written",
 }
@@ -34,7 +35,6 @@ def watch_until_interrupted(terminal: Terminal, settings: Settings) -> None:
     """Keep the index of settings.root current; Ctrl-C ends with InterruptedRun (exit 130)
     naming the state the index was left in."""
     db = settings.db_path
-    terminal.info(f"watching {settings.root} for changes (Ctrl-C stops)")
     before = safe_read_commit(db)
     try:
         for batch in watch_index(settings):
@@ -42,8 +42,12 @@ def watch_until_interrupted(terminal: Terminal, settings: Settings) -> None:
                 terminal.warn(warning)
             if batch.indexed:
                 terminal.info(batch_line(batch))
+            if batch.first:
+                terminal.info(f"watching {settings.root} for changes (Ctrl-C stops)")
             before = safe_read_commit(db)
+    except InterruptedUpdate:
+        message = DURING_UPDATE[after_interrupt(db, before)].format(db=db)
+        raise InterruptedRun(f"interrupted: stopped watching during an update; {message}") from None
     except KeyboardInterrupt:
-        state = after_interrupt(db, before)
-        message = STOPPED[state].format(db=db)
+        message = IDLE.format(db=db)
         raise InterruptedRun(f"interrupted: stopped watching; {message}") from None

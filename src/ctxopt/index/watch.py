@@ -28,6 +28,10 @@ MAX_BATCH_MS = 2_000  # ... or after this long, however busy the tree
 NEVER_WATCHED = frozenset({".git", INDEX_DIR, *VENDORED_DIRS})
 
 
+class InterruptedUpdate(KeyboardInterrupt):
+    """Ctrl-C during a batch's index run (not while waiting for changes)."""
+
+
 class StopSignal(Protocol):
     def is_set(self) -> bool: ...
 
@@ -38,6 +42,7 @@ class WatchBatch:
 
     paths: tuple[str, ...]  # changed paths that passed the filter, relative to root, sorted
     stats: IndexStats  # the run's figures: added, changed and deleted files
+    first: bool = False  # the catch-up run once the watcher is live (paths is empty)
 
     @property
     def indexed(self) -> bool:
@@ -78,22 +83,39 @@ def watch_index(
     max_batch_ms: int = MAX_BATCH_MS,
 ) -> Iterator[WatchBatch]:
     """Yield one WatchBatch per batch of changes under settings.root, after its index run,
-    until stop is set.  Ctrl-C raises KeyboardInterrupt, whether it comes while waiting or
-    during a run (whose commit marker then still names the last complete index)."""
+    until stop is set.
+
+    The first batch comes once the watcher is live: a catch-up run for whatever changed
+    before (during the run that built the index, say), so no change falls between the two.
+    Ctrl-C raises KeyboardInterrupt while waiting, InterruptedUpdate during a run (whose
+    commit marker then still names the last complete index)."""
     from watchfiles import watch
 
-    from ctxopt.index.build import build_index
-
     changes = ChangeFilter(settings.root, settings.db_path)
+    live = False
     for batch in watch(
         settings.root,
         watch_filter=changes,
         debounce=max_batch_ms,
         step=quiet_ms,
         stop_event=stop,
+        rust_timeout=quiet_ms,
+        yield_on_timeout=True,  # an empty batch: the watcher is live
         raise_interrupt=True,
         ignore_permission_denied=True,
     ):
+        if live and not batch:
+            continue
         paths = sorted({rel for _kind, path in batch if (rel := changes.relative(path))})
-        stats = build_index(settings, embedder=embedder, wait=True)
-        yield WatchBatch(paths=tuple(paths), stats=stats)
+        yield WatchBatch(tuple(paths), _update(settings, embedder), first=not live)
+        live = True
+
+
+def _update(settings: Settings, embedder: Embedder | None) -> IndexStats:
+    """One incremental index run (waiting for another `ctxopt index` to end first)."""
+    from ctxopt.index.build import build_index
+
+    try:
+        return build_index(settings, embedder=embedder, wait=True)
+    except KeyboardInterrupt:
+        raise InterruptedUpdate from None
