@@ -13,6 +13,7 @@ from ctxopt.discover.clone import checkout_remote
 from ctxopt.discover.remote import ACCEPTED, RemoteRepo, remote_repo
 from ctxopt.errors import UsageError
 from ctxopt.index.commit import IndexState, index_state
+from ctxopt.types import IndexStats
 
 Notify = Callable[[str], None]
 
@@ -44,14 +45,19 @@ def open_repository(
     return Repository(checkout.root, remote)
 
 
-def index_if_missing(settings: Settings, *, notify: Notify | None = None) -> bool:
-    """Build (or finish) the index of a clone that has none yet, so `query`, `pack` and
-    `stats` answer for a URL on their first run.  True when it was built."""
-    if index_state(settings.db_path) is IndexState.COMPLETE:
-        return False
-    if notify:
-        notify(f"indexing {settings.root} first (no index there yet)")
+def update_clone_index(settings: Settings, *, notify: Notify | None = None) -> IndexStats:
+    """Bring the index of a clone up to date with the commit just checked out (built on the
+    first run, incremental after), so `query`, `pack` and `stats` on a URL answer for the
+    requested ref, `stats` included, which never refreshes on its own."""
     from ctxopt.index.build import build_index
 
-    build_index(settings, wait=True)
-    return True
+    fresh = index_state(settings.db_path) is IndexState.MISSING
+    if notify and fresh:
+        notify(f"indexing {settings.root} (its first run)")
+    stats = build_index(settings, wait=True)
+    if notify and not fresh and (stats.added or stats.changed or stats.deleted):
+        notify(
+            f"updated the index of {settings.root}: {stats.added} added, {stats.changed} "
+            f"changed, {stats.deleted} deleted"
+        )
+    return stats

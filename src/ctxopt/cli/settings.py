@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ctxopt.app.remote import index_if_missing, open_repository
+from ctxopt.app.remote import open_repository, update_clone_index
 from ctxopt.cli.console import Terminal
 from ctxopt.config.paths import RootFound, find_root
 from ctxopt.config.settings import Settings, load_settings
@@ -23,9 +23,10 @@ def settings_from_flags(
     finds its work tree) with the given flag values (None = not given).
 
     A repository URL as path is cloned into the cache (or fetched) at ref first; with
-    index_clone its clone is indexed when it has no index yet.  With a terminal, notes on
-    the clone and the config files' warnings (unknown keys...) go to its stderr, and with
-    announce_root a repository found above the current folder is named there.
+    index_clone the clone's index is then brought up to date with that ref.  With a
+    terminal, notes on the clone and the config files' warnings (unknown keys...) go to its
+    stderr, and with announce_root a repository found above the current folder is named
+    there.
     """
     notify = terminal.info if terminal is not None else None
     repository = open_repository(path, ref, notify=notify)
@@ -44,5 +45,5 @@ def settings_from_flags(
         for warning in settings.warnings:
             terminal.warn(warning)
     if repository.remote is not None and index_clone:
-        index_if_missing(settings, notify=notify)
+        update_clone_index(settings, notify=notify)
     return settings

@@ -28,6 +28,7 @@ ACCEPTED = "https://, http://, ssh://, git://, file://, user@host:path or a bare
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)(://|::)")
 _SCP = re.compile(r"^(?P<user>[A-Za-z0-9._~-]+)@(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*):(?P<path>.+)$")
+_HIDDEN = re.compile(r"://(?:([^/@:\s]+):)?\*\*\*@")  # what redact leaves of credentials
 _USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<info>[^/@\s]+)@")
 
 
@@ -42,7 +43,8 @@ class RemoteRepo:
     def key(self) -> str:
         """A short hash of the URL without credentials: one clone per URL, and a new token
         reuses it."""
-        return hashlib.sha256(self.shown.encode("utf-8")).hexdigest()[:12]
+        identity = _HIDDEN.sub(lambda m: f"://{m.group(1)}@" if m.group(1) else "://", self.shown)
+        return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:12]
 
     @property
     def name(self) -> str:
