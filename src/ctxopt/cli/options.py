@@ -12,7 +12,8 @@ PathOption = Annotated[
         "--path",
         metavar="PATH",
         help="Repository folder (default: the current folder), or a repository URL to clone "
-        "into the cache: https://, ssh://, git://, file://, user@host:path or a bare repository. "
+        "into the cache: https://, http://, ssh://, git://, file://, user@host:path or a bare "
+        "repository. "
         "Env: CTXOPT_REPOS_DIR (the cache).",
     ),
 ]
