@@ -86,3 +86,24 @@ def run_in_fresh_python(code: str) -> tuple[str, list[str]]:
     assert done.returncode == 0, done.stdout + done.stderr
     out, _, heavy = done.stdout.rpartition("HEAVY ")
     return out, [m for m in heavy.strip().split(",") if m]
+
+
+def bare_remote(tmp: Path, files: Mapping[str, str]) -> tuple[Path, Path]:
+    """(work, bare): a work repo with one commit of files, tagged v1, and a bare clone of it
+    (branch main) that `push_to` updates, as a remote repository served from disk."""
+    work = init_repo(tmp / "work")
+    write_files(work, files)
+    commit_all(work, "first")
+    git(work, "tag", "v1")
+    git(tmp, "clone", "-q", "--bare", str(work), "remote.git")
+    bare = tmp / "remote.git"
+    git(work, "remote", "add", "origin", str(bare))
+    return work, bare
+
+
+def push_to(work: Path, files: Mapping[str, str], message: str = "change") -> str:
+    """Commit files in work, push main to its bare remote, and return the new commit."""
+    write_files(work, files)
+    commit_all(work, message)
+    git(work, "push", "-q", "origin", "main")
+    return git(work, "rev-parse", "HEAD").strip()

@@ -10,6 +10,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "ctxopt index                                # this repository, incrementally",
         "ctxopt index ~/src/app --full --embedder minilm",
         "ctxopt index --quiet --exclude 'docs/**'    # in CI, before ctxopt pack",
+        "ctxopt index --watch                        # and keep it current until Ctrl-C",
+        "ctxopt index https://github.com/pallets/click --ref 8.1.7   # a shallow clone, cached",
     ),
     "query": (
         'ctxopt query "where are sessions stored" --explain',
@@ -21,6 +23,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         'ctxopt pack "explain the scheduler" --model claude-sonnet-4-5 -f xml | claude -p',
         'ctxopt pack "why does the retry loop spin" --budget 6000 | ollama run qwen2.5-coder',
         'ctxopt pack "review this change" --diff-ref origin/main -o out/prompt.md   # in CI',
+        'ctxopt pack "fix the login bug" --copy       # to the clipboard, nothing on stdout',
+        'ctxopt pack "how are options parsed" --path git@github.com:pallets/click.git',
     ),
     "stats": (
         "ctxopt stats --depth 2 --top 20             # folders two levels deep, 20 largest files",

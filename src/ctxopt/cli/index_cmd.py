@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 
 from ctxopt.cli.console import BarProgress, Terminal
-from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
 from ctxopt.cli.settings import settings_from_flags
-from ctxopt.errors import InterruptedRun
+from ctxopt.errors import InterruptedRun, UsageError
 from ctxopt.index.commit import AfterInterrupt, after_interrupt, safe_read_commit
 
 INTERRUPTED = {
@@ -28,15 +28,16 @@ def interrupted_message(db: Path, state: AfterInterrupt) -> str:
 
 def index(
     target: Annotated[
-        Path | None,
+        str | None,
         typer.Argument(
             metavar="PATH",
-            help="Repository folder, as --path (default: the current folder).",
+            help="Repository folder or URL, as --path (default: the current folder).",
             show_default=False,
         ),
     ] = None,
     *,
     path: PathOption = None,
+    ref: RefOption = None,
     db: DbOption = None,
     full: Annotated[bool, typer.Option("--full", help="Rebuild from scratch.")] = False,
     embedder: Annotated[
@@ -70,22 +71,38 @@ def index(
         bool,
         typer.Option("--wait", help="If another `ctxopt index` runs on this index, wait for it."),
     ] = False,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="After indexing, keep the index current as files change (one line per "
+            "update on stderr) until Ctrl-C.",
+        ),
+    ] = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
     """Index a repository: chunk, count, embed and store its code under PATH/.ctxopt/.
 
-    Incremental: only added and changed files are chunked and embedded again. With --json,
+    Incremental: only added and changed files are chunked and embedded again. PATH may be
+    a repository URL: it is cloned into the cache (or fetched) at --ref first. With --json,
     stdout holds one JSON object of the run's figures.
     """
     from ctxopt.cli.render_stats import index_summary
+    from ctxopt.discover.remote import remote_repo
     from ctxopt.index.build import build_index
 
+    location = target or path
+    if watch and as_json:
+        raise UsageError("--watch reports on stderr as it goes; it does not combine with --json")
+    if watch and location and remote_repo(location):
+        raise UsageError("--watch needs a local folder; a repository URL's clone does not change")
     terminal = Terminal(quiet=quiet or as_json)
     settings = settings_from_flags(
-        target or path,
+        location,
         terminal=terminal,
         announce_root=True,
+        ref=ref,
         db=db,
         embedder=embedder,
         include=tuple(include) if include else None,
@@ -111,3 +128,7 @@ def index(
         terminal.warn(f"... and {len(stats.warnings) - 20} more")
     if not quiet:
         index_summary(terminal, stats)
+    if watch:
+        from ctxopt.cli.index_watch import watch_until_interrupted
+
+        watch_until_interrupted(terminal, settings)

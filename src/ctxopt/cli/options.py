@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 PathOption = Annotated[
-    Path | None,
-    typer.Option("--path", metavar="PATH", help="Repository folder (default: the current folder)."),
+    str | None,
+    typer.Option(
+        "--path",
+        metavar="PATH",
+        help="Repository folder (default: the current folder), or a repository URL to clone "
+        "into the cache: https://, http://, ssh://, git://, file://, user@host:path or a bare "
+        "repository. "
+        "Env: CTXOPT_REPOS_DIR (the cache).",
+    ),
+]
+RefOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ref",
+        metavar="REF",
+        help="With a repository URL: the branch, tag or commit to check out (default: the "
+        "remote's HEAD).",
+    ),
 ]
 DbOption = Annotated[
     str | None,

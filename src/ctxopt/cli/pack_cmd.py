@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
+from ctxopt.cli.clipboard import copy_to_clipboard, find_clipboard
 from ctxopt.cli.console import Terminal
-from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
 from ctxopt.cli.output_file import write_output
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import settings_from_flags
@@ -21,6 +22,7 @@ def pack(
     ],
     *,
     path: PathOption = None,
+    ref: RefOption = None,
     db: DbOption = None,
     budget: Annotated[
         int | None,
@@ -116,6 +118,14 @@ def pack(
             help="Write the prompt to FILE instead of stdout; missing folders are created.",
         ),
     ] = None,
+    copy: Annotated[
+        bool,
+        typer.Option(
+            "--copy",
+            help="Put the prompt on the clipboard instead of stdout (wl-copy, xclip, xsel, "
+            "pbcopy); where there is none, one error line and exit 1.",
+        ),
+    ] = False,
     no_refresh: Annotated[
         bool, typer.Option("--no-refresh", help="Don't re-index changed files first; warn.")
     ] = False,
@@ -126,7 +136,8 @@ def pack(
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Pack the code a task needs into one prompt that fits the budget, on stdout (or -o FILE).
+    """Pack the code a task needs into one prompt that fits the budget, on stdout (or -o FILE,
+    or the clipboard with --copy).
 
     With --json, stdout holds one JSON object instead: the prompt, its chunks and why each was
     picked, the savings and the model advice. The summary goes to stderr.
@@ -137,9 +148,12 @@ def pack(
     from ctxopt.pack.api import PackOptions
 
     terminal = Terminal(quiet=quiet)
+    clipboard = find_clipboard() if copy else None  # before any work: a headless machine says so
     settings = settings_from_flags(
         path,
         terminal=terminal,
+        ref=ref,
+        index_clone=True,
         db=db,
         budget=budget,
         model=model,
@@ -172,11 +186,13 @@ def pack(
         terminal.warn(f"{stale} changed since indexing; the pack may be stale")
     if output is not None:
         write_output(output, result.prompt)
+    if clipboard is not None:
+        copy_to_clipboard(clipboard, result.prompt)
     if as_json:
         terminal.json(pack_json(result))
-    elif output is None:
+    elif output is None and clipboard is None:
         terminal.payload(result.prompt)
     if explain:
         pack_explain(terminal, result)
     if not quiet:
-        pack_summary(terminal, result, output)
+        pack_summary(terminal, result, output, clipboard=clipboard.name if clipboard else None)

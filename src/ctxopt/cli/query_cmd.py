@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ctxopt.cli.console import Terminal
-from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import settings_from_flags
 from ctxopt.wording import plural
@@ -19,6 +19,7 @@ def query(
     ],
     *,
     path: PathOption = None,
+    ref: RefOption = None,
     db: DbOption = None,
     k: Annotated[
         int | None,
@@ -73,7 +74,13 @@ def query(
         raise UsageError("the query text is empty; say what the task is")
     terminal = Terminal(quiet=quiet)
     settings = settings_from_flags(
-        path, terminal=terminal, db=db, top_k=k, allow_secrets=allow_secrets_flag(allow_secrets)
+        path,
+        terminal=terminal,
+        ref=ref,
+        index_clone=True,
+        db=db,
+        top_k=k,
+        allow_secrets=allow_secrets_flag(allow_secrets),
     )
     warn_if_allowed(terminal, settings)
     if settings.top_k <= 0:

@@ -113,8 +113,11 @@ def stop_words(result: PackResult) -> str:
     )
 
 
-def pack_summary(terminal: Terminal, result: PackResult, output: Path | None) -> None:
+def pack_summary(
+    terminal: Terminal, result: PackResult, output: Path | None, *, clipboard: str | None = None
+) -> None:
     where = f" -> {output}" if output else ""
+    where += f" -> the clipboard ({clipboard})" if clipboard else ""
     shown = sum(1 for c in result.chosen if c.fidelity is not Fidelity.PATH)
     terminal.err.print(
         f"packed {result.tokens:,}/{result.budget:,} tokens ({result.encoding}"

@@ -4,25 +4,33 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ctxopt.app.remote import open_repository, update_clone_index
 from ctxopt.cli.console import Terminal
 from ctxopt.config.paths import RootFound, find_root
 from ctxopt.config.settings import Settings, load_settings
 
 
 def settings_from_flags(
-    path: Path | None,
+    path: str | None,
     *,
     terminal: Terminal | None = None,
     announce_root: bool = False,
+    ref: str | None = None,
+    index_clone: bool = False,
     **flags: object,
 ) -> Settings:
     """Settings for the repository at path (None: found from the current folder, as git
     finds its work tree) with the given flag values (None = not given).
 
-    With a terminal, the config files' warnings (unknown keys...) go to its stderr, and
-    with announce_root a repository found above the current folder is named there.
+    A repository URL as path is cloned into the cache (or fetched) at ref first; with
+    index_clone the clone's index is then brought up to date with that ref.  With a
+    terminal, notes on the clone and the config files' warnings (unknown keys...) go to its
+    stderr, and with announce_root a repository found above the current folder is named
+    there.
     """
-    found = find_root(path)
+    notify = terminal.info if terminal is not None else None
+    repository = open_repository(path, ref, notify=notify)
+    found = find_root(repository.folder)
     settings = load_settings(found.root, {k: v for k, v in flags.items() if v is not None})
     if terminal is not None:
         if (
@@ -36,4 +44,6 @@ def settings_from_flags(
             )
         for warning in settings.warnings:
             terminal.warn(warning)
+    if repository.remote is not None and index_clone:
+        update_clone_index(settings, notify=notify)
     return settings

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ctxopt.cli.console import Terminal
-from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
 from ctxopt.cli.settings import settings_from_flags
 
 GATE_EXIT = 1  # a gate failed (README: exit codes)
@@ -28,6 +28,7 @@ def write_json_file(target: Path, value: object) -> None:
 def stats(
     *,
     path: PathOption = None,
+    ref: RefOption = None,
     db: DbOption = None,
     task: Annotated[
         list[str] | None,
@@ -103,7 +104,7 @@ def stats(
     if fail_under is not None and not task and tasks_file is None:
         raise UsageError("--fail-under needs tasks: --task TEXT or --tasks-file FILE")
     terminal = Terminal(quiet=quiet)
-    settings = settings_from_flags(path, terminal=terminal, db=db)
+    settings = settings_from_flags(path, terminal=terminal, ref=ref, index_clone=True, db=db)
     request = StatsRequest(
         depth=depth,
         top=top,

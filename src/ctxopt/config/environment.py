@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
 
 MODELS_FILE = "CTXOPT_MODELS_FILE"  # read as Settings.models_file, named in messages
 DEBUG = "CTXOPT_DEBUG"
+REPOS_DIR = "CTXOPT_REPOS_DIR"  # where clones of repository URLs live
 
 HUGGING_FACE = {
     "HF_HUB_OFFLINE": "1",  # nothing is downloaded at run time
@@ -24,6 +27,9 @@ HUGGING_FACE = {
 }
 LANCE = {"LANCE_LOG": "error", "RUST_LOG": "error"}  # no Rust-side warnings on stderr
 GIT = {"GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}  # read-only runs, messages in English
+# Cloning and fetching: messages in English, and never a prompt for a user name or password
+# (an https URL that needs credentials fails with git's message instead of waiting on a tty).
+GIT_REMOTE = {"LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"}
 
 
 def child_environment(overrides: Mapping[str, str]) -> dict[str, str]:
@@ -54,3 +60,28 @@ def piped_width(env: Mapping[str, str] | None = None) -> int | None:
     """The width for tables on a stdout that is not a terminal: None when COLUMNS is set (rich
     reads it), else PIPED_WIDTH, so a report saved to a file is not cut to 80 columns."""
     return None if (os.environ if env is None else env).get("COLUMNS") else PIPED_WIDTH
+
+
+def clone_cache(env: Mapping[str, str] | None = None) -> Path:
+    """Where clones of repository URLs live: $CTXOPT_REPOS_DIR, else `repos` in the user cache
+    folder (platformdirs)."""
+    value = (os.environ if env is None else env).get(REPOS_DIR)
+    if value:
+        return Path(value).expanduser().resolve()
+    from ctxopt.config.paths import user_cache
+
+    return user_cache() / "repos"
+
+
+@dataclass(frozen=True)
+class GraphicalSession:
+    """Which display servers a clipboard tool could talk to."""
+
+    wayland: bool  # $WAYLAND_DISPLAY is set
+    x11: bool  # $DISPLAY is set
+
+
+def graphical_session(env: Mapping[str, str] | None = None) -> GraphicalSession:
+    """The graphical session this process runs in, if any (none on a headless machine)."""
+    env = os.environ if env is None else env
+    return GraphicalSession(wayland=bool(env.get("WAYLAND_DISPLAY")), x11=bool(env.get("DISPLAY")))

@@ -1,0 +1,121 @@
+"""`ctxopt index --watch`: keep an index current as files change (watchfiles).
+
+Changes are gathered into batches: a batch ends once the tree has been quiet for QUIET_MS, or
+after MAX_BATCH_MS of steady changes.  Each batch runs one incremental index run (the same
+plan, lock and commit marker as `ctxopt index`), so the walk's own rules decide what counts:
+a batch that touches only ignored or skipped files changes nothing and writes nothing.
+
+Before any of that, events under `.git/`, any `.ctxopt/` index folder, the index folder given
+with --db and the vendored folders the walk never lists are dropped, so ctxopt's own writes
+and git's never start a batch: one change makes one run, not a loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from ctxopt.config.paths import INDEX_DIR
+from ctxopt.config.settings import Settings
+from ctxopt.discover.skip_rules import VENDORED_DIRS
+from ctxopt.embed.base import Embedder
+from ctxopt.types import IndexStats
+
+QUIET_MS = 300  # a batch ends after this long without a new change
+MAX_BATCH_MS = 2_000  # ... or after this long, however busy the tree
+NEVER_WATCHED = frozenset({".git", INDEX_DIR, *VENDORED_DIRS})
+
+
+class InterruptedUpdate(KeyboardInterrupt):
+    """Ctrl-C during a batch's index run (not while waiting for changes)."""
+
+
+class StopSignal(Protocol):
+    def is_set(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class WatchBatch:
+    """One batch of changes and what the index run made of it."""
+
+    paths: tuple[str, ...]  # changed paths that passed the filter, relative to root, sorted
+    stats: IndexStats  # the run's figures: added, changed and deleted files
+    first: bool = False  # the catch-up run once the watcher is live (paths is empty)
+
+    @property
+    def indexed(self) -> bool:
+        """Whether the index changed (a file added, changed or deleted)."""
+        return bool(self.stats.added or self.stats.changed or self.stats.deleted)
+
+
+class ChangeFilter:
+    """The watchfiles filter: True for a change that may matter to the index."""
+
+    def __init__(self, root: Path, db: Path) -> None:
+        self.root = root.resolve()
+        self.db = db.resolve()
+
+    def __call__(self, _change: object, path: str) -> bool:
+        return self.relative(path) is not None
+
+    def relative(self, path: str) -> str | None:
+        """path relative to root, POSIX; None when it is left out."""
+        absolute = Path(path)
+        if absolute == self.db or self.db in absolute.parents:
+            return None
+        try:
+            rel = absolute.relative_to(self.root)
+        except ValueError:
+            return None
+        if not rel.parts or NEVER_WATCHED.intersection(rel.parts):
+            return None
+        return rel.as_posix()
+
+
+def watch_index(
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    stop: StopSignal | None = None,
+    quiet_ms: int = QUIET_MS,
+    max_batch_ms: int = MAX_BATCH_MS,
+) -> Iterator[WatchBatch]:
+    """Yield one WatchBatch per batch of changes under settings.root, after its index run,
+    until stop is set.
+
+    The first batch comes once the watcher is live: a catch-up run for whatever changed
+    before (during the run that built the index, say), so no change falls between the two.
+    Ctrl-C raises KeyboardInterrupt while waiting, InterruptedUpdate during a run (whose
+    commit marker then still names the last complete index)."""
+    from watchfiles import watch
+
+    changes = ChangeFilter(settings.root, settings.db_path)
+    live = False
+    for batch in watch(
+        settings.root,
+        watch_filter=changes,
+        debounce=max_batch_ms,
+        step=quiet_ms,
+        stop_event=stop,
+        rust_timeout=quiet_ms,
+        yield_on_timeout=True,  # an empty batch: the watcher is live
+        raise_interrupt=True,
+        ignore_permission_denied=True,
+    ):
+        if live and not batch:
+            continue
+        paths = sorted({rel for _kind, path in batch if (rel := changes.relative(path))})
+        yield WatchBatch(tuple(paths), _update(settings, embedder), first=not live)
+        live = True
+
+
+def _update(settings: Settings, embedder: Embedder | None) -> IndexStats:
+    """One incremental index run (waiting for another `ctxopt index` to end first)."""
+    from ctxopt.index.build import build_index
+
+    try:
+        return build_index(settings, embedder=embedder, wait=True)
+    except KeyboardInterrupt:
+        raise InterruptedUpdate from None

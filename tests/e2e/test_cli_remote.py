@@ -1,0 +1,120 @@
+"""Repository URLs through the real CLI: a local bare repository served as file:// and as a
+plain path, --ref with a tag and a commit, a second run after a push, and failures that are
+one line with no credentials and nothing on stdout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clitools import CliRunner, Run, assert_one_line_error
+from helpers import bare_remote, git, push_to
+
+pytestmark = pytest.mark.slow
+
+FILES = {
+    "inventory/stock.py": "def count_stock_items(shelf):\n    return len(shelf)\n",
+    "README.md": "# stock\n\nCounts items on shelves.\n",
+}
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> tuple[Path, Path]:
+    return bare_remote(tmp_path / "served", FILES)
+
+
+@pytest.fixture
+def cache_env(tmp_path: Path) -> dict[str, str]:
+    return {"CTXOPT_REPOS_DIR": str(tmp_path / "clones")}
+
+
+def names(run: Run) -> set[str]:
+    assert run.code == 0, run.err
+    return {str(hit["name"]) for hit in run.json()}  # type: ignore[union-attr]
+
+
+def test_index_then_query_and_pack_a_file_url(
+    served: tuple[Path, Path], cache_env: dict[str, str], cli: CliRunner, tmp_path: Path
+) -> None:
+    work, bare = served
+    url = bare.as_uri()
+    indexed = cli("index", url, env=cache_env)
+    assert indexed.code == 0, indexed.err
+    assert indexed.out == ""
+    clone = tmp_path / "clones"
+    [root] = [p for p in clone.glob("*/remote") if p.is_dir()]
+    assert f"cloned {url} at " in indexed.err and str(root) in indexed.err
+    assert (root / ".ctxopt" / "committed.json").is_file()  # the index lives in the clone
+    query = cli("query", "count stock items", "--path", url, "--json", env=cache_env)
+    assert "count_stock_items" in names(query)
+    assert "fetched" in query.err
+
+    newer = push_to(work, {"inventory/orders.py": "def place_order_quickly(o):\n    return o\n"})
+    pack = cli("pack", "place order quickly", "--path", url, "--budget", "2000", env=cache_env)
+    assert pack.code == 0, pack.err
+    assert "def place_order_quickly" in pack.out
+    assert f"at {newer[:12]}" in pack.err
+    assert "updated the index of" in pack.err  # the same clone, re-indexed incrementally
+    assert "1 added, 0 changed, 0 deleted" in pack.err
+    assert [p for p in clone.glob("*/remote")] == [root]
+
+
+def test_ref_with_a_tag_and_a_commit_on_a_plain_bare_path(
+    served: tuple[Path, Path], cache_env: dict[str, str], cli: CliRunner
+) -> None:
+    work, bare = served
+    tagged = git(work, "rev-parse", "v1").strip()
+    push_to(work, {"inventory/returns.py": "def refund_returned_item(i):\n    return -i\n"})
+    at_tag = cli(
+        "query", "refund returned item", "--path", str(bare), "--ref", "v1", "--json", env=cache_env
+    )
+    assert "refund_returned_item" not in names(at_tag)  # the first pack of a URL indexes it
+    assert "(its first run)" in at_tag.err
+    at_main = cli(
+        "query",
+        "refund returned item",
+        "--path",
+        str(bare),
+        "--ref",
+        "main",
+        "--json",
+        env=cache_env,
+    )
+    assert "refund_returned_item" in names(at_main)
+    at_commit = cli("stats", "--path", str(bare), "--ref", tagged, "--json", env=cache_env)
+    assert at_commit.code == 0, at_commit.err
+    assert f"at {tagged[:12]}" in at_commit.err
+    assert at_commit.json()["files"] == 2  # type: ignore[index]
+
+
+def test_unreachable_urls_are_one_line_without_credentials(
+    cache_env: dict[str, str], cli: CliRunner, tmp_path: Path
+) -> None:
+    missing = cli("index", (tmp_path / "gone.git").as_uri(), env=cache_env)
+    assert_one_line_error(missing)
+    assert missing.out == ""
+    assert "cannot fetch file://" in missing.err
+    secret = cli("pack", "task", "--path", "https://bob:hunter2@127.0.0.1:9/r.git", env=cache_env)
+    assert_one_line_error(secret)
+    assert secret.out == ""
+    assert "hunter2" not in secret.err and "bob" not in secret.err
+    assert "https://***@127.0.0.1:9/r.git" in secret.err
+
+
+def test_bad_locations_and_refs_are_usage_errors(
+    served: tuple[Path, Path], cache_env: dict[str, str], cli: CliRunner, tmp_path: Path
+) -> None:
+    _work, bare = served
+    for args in (
+        ("query", "x", "--path", "s3://bucket/repo"),
+        ("query", "x", "--path", str(tmp_path), "--ref", "main"),
+        ("index", str(bare), "--ref", "--upload-pack=touch pwned"),
+        ("index", bare.as_uri(), "--watch"),
+    ):
+        done = cli(*args, env=cache_env)
+        assert_one_line_error(done)
+        assert done.code == 2, (args, done.err)
+    unknown = cli("index", str(bare), "--ref", "no-such-branch", env=cache_env)
+    assert_one_line_error(unknown)
+    assert "has no branch, tag or commit 'no-such-branch'" in unknown.err

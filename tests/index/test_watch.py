@@ -1,0 +1,89 @@
+"""The watcher's filter, and a live watcher in a thread: one batch per change, none from
+ctxopt's own index writes or from git's."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ctxopt.config.settings import load_settings
+from ctxopt.index.build import build_index
+from ctxopt.index.store import IndexReader
+from ctxopt.index.watch import ChangeFilter, WatchBatch, watch_index
+from helpers import HashEmbedder, commit_all, init_repo, write_files
+
+TIMEOUT = 120.0
+
+
+def test_the_filter_leaves_out_git_index_and_vendored_folders(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    keep = ChangeFilter(root, root / ".ctxopt")
+    assert keep.relative(str(root / "src" / "a.py")) == "src/a.py"
+    assert keep.relative(str(root / ".gitignore")) == ".gitignore"
+    for left_out in (".git/index", ".ctxopt/chunks.lance/x", "sub/.ctxopt/x", "node_modules/a.js"):
+        assert keep.relative(str(root / left_out)) is None, left_out
+    assert keep.relative(str(root)) is None
+    assert keep.relative(str(tmp_path / "elsewhere.py")) is None
+    elsewhere = ChangeFilter(root, root / "cache" / "index")  # --db inside the tree
+    assert elsewhere.relative(str(root / "cache" / "index" / "committed.json")) is None
+    assert elsewhere.relative(str(root / "cache" / "out.py")) == "cache/out.py"
+    assert elsewhere.relative(str(root / "build" / "out.py")) is None  # the walk skips build/
+
+
+@pytest.fixture
+def watching(tmp_path: Path) -> Iterator[tuple[Path, queue.Queue[WatchBatch]]]:
+    repo = init_repo(tmp_path / "repo")
+    write_files(repo, {"src/a.py": "def alpha():\n    return 1\n", ".gitignore": "*.log\n"})
+    commit_all(repo)
+    settings = load_settings(repo)
+    embedder = HashEmbedder()
+    build_index(settings, embedder=embedder, workers=1)
+    batches: queue.Queue[WatchBatch] = queue.Queue()
+    stop = threading.Event()
+
+    def run() -> None:
+        for batch in watch_index(settings, embedder=embedder, stop=stop, quiet_ms=100):
+            batches.put(batch)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        first = batches.get(timeout=TIMEOUT)
+        assert first.first and not first.indexed  # live, and nothing to catch up on
+        yield repo, batches
+    finally:
+        stop.set()
+        thread.join(timeout=TIMEOUT)
+
+
+def next_batch(batches: queue.Queue[WatchBatch]) -> WatchBatch:
+    return batches.get(timeout=TIMEOUT)
+
+
+def test_each_change_is_one_batch_and_index_writes_are_none(
+    watching: tuple[Path, queue.Queue[WatchBatch]],
+) -> None:
+    repo, batches = watching
+    write_files(repo, {"src/a.py": "def alpha_changed():\n    return 2\n"})
+    changed = next_batch(batches)
+    assert changed.paths == ("src/a.py",)
+    assert (changed.stats.added, changed.stats.changed, changed.stats.deleted) == (0, 1, 0)
+
+    commit_all(repo, "second")  # writes under .git/ only
+    write_files(repo, {"noise.log": "ignored\n"})
+    ignored = next_batch(batches)
+    assert ignored.paths == ("noise.log",)  # the walk ignores it: nothing indexed
+    assert not ignored.indexed
+
+    (repo / "src" / "a.py").unlink()
+    write_files(repo, {"src/b.py": "def beta():\n    return 3\n"})
+    moved = next_batch(batches)
+    assert moved.paths == ("src/a.py", "src/b.py")
+    assert (moved.stats.added, moved.stats.deleted) == (1, 1)
+    assert set(IndexReader(repo / ".ctxopt").file_records()) == {".gitignore", "src/b.py"}
+    # had the index's writes (.ctxopt/) or the commit (.git/) made a batch, it would have
+    # come before the one for noise.log or been part of it
