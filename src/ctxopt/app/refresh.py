@@ -10,6 +10,7 @@ from ctxopt.errors import IndexBusyError
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.schema import check_format
 from ctxopt.index.store import IndexReader
+from ctxopt.types import IndexStats
 from ctxopt.wording import plural
 
 Notify = Callable[[str], None]
@@ -49,7 +50,7 @@ def refresh_index(
     return Freshness(stale, False), reader
 
 
-def build_index(settings: Settings) -> object:
+def build_index(settings: Settings) -> IndexStats:
     """The indexer, imported on first use: a query whose index is fresh never loads it (nor
     the parser workers and writers behind it)."""
     from ctxopt.index.build import build_index as build
