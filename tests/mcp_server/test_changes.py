@@ -34,11 +34,15 @@ def test_a_change_between_calls_shows_in_the_next_answer(
                 out.write(NEW_FUNCTION)
             after = await call(session, "query", {"task": task, "top": 3})
             packed = await call(session, "pack", {"task": task, "budget": 2000})
+            review = await call(
+                session, "pack", {"task": "review this change", "diff": True, "budget": 3000}
+            )
             lines = await call(session, "read_file", {"path": "inventory/models.py"})
             (repo / "inventory" / "errors.py").unlink()
             gone = await call(session, "read_file", {"path": "inventory/errors.py"})
             hits = data(await call(session, "query", {"task": "StorageError", "top": 10}))
             return {
+                "review": review,
                 "before": before,
                 "after": after,
                 "pack": packed,
@@ -54,6 +58,9 @@ def test_a_change_between_calls_shows_in_the_next_answer(
     assert (first["name"], first["file"]) == ("quarantine_damaged_pallets", "inventory/models.py")
     assert data(answers["after"])["stale_files"] == 0
     assert "def quarantine_damaged_pallets(warehouse, sku):" in text(answers["pack"])
+    review = data(answers["review"])
+    assert "+def quarantine_damaged_pallets(warehouse, sku):" in text(answers["review"])
+    assert any(c["why_code"] == "changed" for c in review["chunks"])
     assert data(answers["lines"])["text"].endswith("return warehouse.reserve(sku, 0)")
     assert answers["gone"].is_error and "not an indexed file" in text(answers["gone"])
     assert all(h["file"] != "inventory/errors.py" for h in answers["hits"]["results"])
