@@ -1,10 +1,12 @@
 """The one repository a server answers for: settings per call, one call at a time, the
 index refreshed before each answer, and the warm state a long-lived process keeps.
 
-What stays warm is process state the library already keeps once loaded: the tokenizer
-(`tokens.encoding`), the embedder and task encoder (`embed.factory`), the imported
-LanceDB/pylance and tree-sitter modules and their grammars.  `warm_up` loads them all
-with one small pack at start-up, so the first call an agent makes is a warm one too.
+What stays warm: the index reader, with the file records, meta and graph it has read, kept
+while the index's commit marker names the same commit (a refresh, or a `ctxopt index` run
+beside the server, makes the next call open a new one); and process state the library keeps
+once loaded: the tokenizer (`tokens.encoding`), the embedder and task encoder
+(`embed.factory`), the imported pylance and tree-sitter modules and their grammars.
+`warm_up` loads them all with one small pack at start-up, so an agent's first call is warm.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from ctxopt.app.stats_report import StatsReport, StatsRequest, stats_report
 from ctxopt.config.settings import Settings, load_settings
 from ctxopt.discover.changes import ChangeRequest
 from ctxopt.errors import CtxoptError, IndexMissingError
+from ctxopt.index.commit import read_commit
+from ctxopt.index.store import IndexReader
 from ctxopt.mcp_server import reading
 from ctxopt.pack.api import PackOptions, PackResult
 from ctxopt.retrieve.search import QueryOptions, QueryResult
@@ -67,6 +71,20 @@ class RepoService:
         self.settings = settings
         self._notify = notify
         self._lock = threading.Lock()
+        self._kept: IndexReader | None = None
+
+    def reader(self) -> IndexReader | None:
+        """The kept reader while the index's commit is the one it was opened on, else a new
+        one; None without a complete index (the app layer then names the problem)."""
+        try:
+            current = read_commit(self.settings.db_path)
+        except CtxoptError:
+            current = None
+        if current is None:
+            self._kept = None
+        elif self._kept is None or self._kept.commit != current:
+            self._kept = IndexReader(self.settings.db_path)
+        return self._kept
 
     def settings_for(self, flags: Mapping[str, object]) -> Settings:
         """The server's settings with one call's values laid on top, checked as flags are
@@ -85,7 +103,12 @@ class RepoService:
         )
         with self._lock:
             return refresh_then_query(
-                settings, call.task, options, refresh=call.refresh, notify=self._notify
+                settings,
+                call.task,
+                options,
+                refresh=call.refresh,
+                notify=self._notify,
+                reader=self.reader(),
             )
 
     def pack(self, call: PackCall) -> PackResult:
@@ -115,18 +138,26 @@ class RepoService:
         change = ChangeRequest(ref=call.diff_ref, staged=call.staged) if wants_change else None
         with self._lock:
             return refresh_then_pack(
-                settings, options, refresh=call.refresh, change=change, notify=self._notify
+                settings,
+                options,
+                refresh=call.refresh,
+                change=change,
+                notify=self._notify,
+                reader=self.reader(),
             )
 
     def chunk(self, chunk_id: str) -> Chunk:
         with self._lock:
-            _, reader = refresh_index(self.settings, refresh=True, notify=self._notify)
+            _, reader = self._refreshed()
             return reading.read_chunk(self.settings, reader, chunk_id)
 
     def lines(self, path: str, start: int = 1, end: int | None = None) -> reading.Lines:
         with self._lock:
-            _, reader = refresh_index(self.settings, refresh=True, notify=self._notify)
+            _, reader = self._refreshed()
             return reading.read_lines(self.settings, reader, path, start, end)
+
+    def _refreshed(self) -> tuple[Freshness, IndexReader]:
+        return refresh_index(self.settings, refresh=True, notify=self._notify, reader=self.reader())
 
     def refresh(self) -> IndexStats:
         """Bring the index up to date incrementally (building it when there is none)."""
@@ -135,7 +166,7 @@ class RepoService:
 
     def stats(self, depth: int = 1, top: int = 10) -> StatsReport:
         with self._lock:
-            refresh_index(self.settings, refresh=True, notify=self._notify)
+            self._refreshed()
             return stats_report(self.settings, StatsRequest(depth=depth, top=top, refresh=False))
 
     def warm_up(self) -> None:
