@@ -7,6 +7,7 @@ from dataclasses import replace
 from ctxopt.app.refresh import Notify, refresh_index
 from ctxopt.config.settings import Settings
 from ctxopt.discover.changes import ChangeRequest, read_change
+from ctxopt.index.store import IndexReader
 from ctxopt.pack.api import PackOptions, check_options, pack_query, pack_query_result
 from ctxopt.pack.diff import diff_preface
 from ctxopt.retrieve.changes import touched_chunks
@@ -21,16 +22,18 @@ def refresh_then_pack(
     refresh: bool = True,
     change: ChangeRequest | None = None,
     notify: Notify | None = None,
+    reader: IndexReader | None = None,
 ) -> PackResult:
     """The best prompt for the task within the budget.
 
     In order: the options are checked, the git change (if any) is read, the index is
     refreshed once (unless refresh is False), the chunks the change touches become
     mandatory hits with the diff as a preface, the query runs and its result is packed.
+    reader: an open reader of the last committed index to reuse (see `refresh_index`).
     """
     check_options(settings, options)
     diff = read_change(settings.root, change) if change is not None else None
-    freshness, reader = refresh_index(settings, refresh=refresh, notify=notify)
+    freshness, reader = refresh_index(settings, refresh=refresh, notify=notify, reader=reader)
     if diff is not None:
         options = replace(
             options, extra_hits=touched_chunks(reader, diff.ranges), preface=diff_preface(diff)

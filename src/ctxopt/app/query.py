@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from ctxopt.app.refresh import Freshness, Notify, refresh_index
 from ctxopt.config.settings import Settings
+from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.search import QueryOptions, search
 from ctxopt.secrets.chunks import redacted_hits
 from ctxopt.types import QueryResult
@@ -18,10 +19,12 @@ def refresh_then_query(
     *,
     refresh: bool = True,
     notify: Notify | None = None,
+    reader: IndexReader | None = None,
 ) -> tuple[QueryResult, Freshness]:
     """Re-index changed files (unless refresh is False), then rank the chunks for the task;
-    the secrets of the ranked chunks are redacted unless settings.allow_secrets."""
-    freshness, reader = refresh_index(settings, refresh=refresh, notify=notify)
+    the secrets of the ranked chunks are redacted unless settings.allow_secrets.  reader:
+    an open reader of the last committed index to reuse (see `refresh_index`)."""
+    freshness, reader = refresh_index(settings, refresh=refresh, notify=notify, reader=reader)
     result = search(settings, task, options, reader=reader)
     if not settings.allow_secrets:
         result = replace(result, results=tuple(redacted_hits(result.results)))

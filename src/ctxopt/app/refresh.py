@@ -10,6 +10,7 @@ from ctxopt.errors import IndexBusyError
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.schema import check_format
 from ctxopt.index.store import IndexReader
+from ctxopt.types import IndexStats
 from ctxopt.wording import plural
 
 Notify = Callable[[str], None]
@@ -27,13 +28,19 @@ class Freshness:
 
 
 def refresh_index(
-    settings: Settings, *, refresh: bool, notify: Notify | None = None
+    settings: Settings,
+    *,
+    refresh: bool,
+    notify: Notify | None = None,
+    reader: IndexReader | None = None,
 ) -> tuple[Freshness, IndexReader]:
     """Re-index incrementally when files changed since indexing (unless refresh is False).
 
-    Returns the freshness and a reader of the index as it now is.
+    reader: one already open on the last committed index (a long-lived caller keeps it and
+    what it has read); None opens one.  Returns the freshness and a reader of the index as
+    it now is.
     """
-    reader = IndexReader(settings.db_path)
+    reader = reader or IndexReader(settings.db_path)
     check_format(reader.meta(), settings.db_path)  # e.g. an index without stored secrets
     stale = stale_count(stale_plan(settings, reader))
     if stale and refresh:
@@ -49,7 +56,7 @@ def refresh_index(
     return Freshness(stale, False), reader
 
 
-def build_index(settings: Settings) -> object:
+def build_index(settings: Settings) -> IndexStats:
     """The indexer, imported on first use: a query whose index is fresh never loads it (nor
     the parser workers and writers behind it)."""
     from ctxopt.index.build import build_index as build

@@ -38,6 +38,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         'ctxopt analyze-doc notes.md --llm "claude -p" -o report.md',
         'ctxopt analyze-doc - --llm "ollama run qwen2.5" --json < spec.html > run.json   # in CI',
     ),
+    "mcp": (
+        "ctxopt mcp                                  # this repository, for the agent starting it",
+        "ctxopt mcp --path ~/src/app --db ~/.cache/ctxopt/app --quiet",
+    ),
 }
 
 

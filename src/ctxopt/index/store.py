@@ -127,7 +127,10 @@ class IndexReader:
         self._datasets: dict[str, Any] = {}
         self._records: dict[str, FileRecord] | None = None
         commit = read_commit(db) if committed else None
+        self.commit = commit  # what this reader sees; a later commit needs a new reader
         self._versions: dict[str, int] = commit.versions if commit else {}
+        self._meta: IndexMeta | None = None
+        self._graph: FileGraph | None = None
         if commit:
             for name in TABLES:
                 check_files(self.dataset(name), self.db, name)
@@ -150,6 +153,12 @@ class IndexReader:
         return rows
 
     def meta(self) -> IndexMeta:
+        """The index's meta record (read once per reader, as the tables it opens are)."""
+        if self._meta is None:
+            self._meta = self._read_meta()
+        return self._meta
+
+    def _read_meta(self) -> IndexMeta:
         rows = self._rows(schema.META)
         values = {row["key"]: json.loads(row["value"]) for row in rows}
         try:
@@ -161,6 +170,12 @@ class IndexReader:
             ) from exc
 
     def graph(self) -> FileGraph:
+        """The file graph (read once per reader)."""
+        if self._graph is None:
+            self._graph = self._read_graph()
+        return self._graph
+
+    def _read_graph(self) -> FileGraph:
         rows = self._rows(schema.GRAPH)
         return FileGraph(
             imports={r["path"]: tuple(r["imports"] or ()) for r in rows},

@@ -61,6 +61,7 @@ class PackOptions:
     overview: bool = True
     extra_hits: tuple[ScoredChunk, ...] = ()  # e.g. chunks a diff touches (mandatory)
     preface: str = ""  # e.g. the diff itself, shown before the code
+    globs: tuple[str, ...] = ()  # only ranked chunks of matching paths (gitignore syntax)
 
 
 def resolve_budget(
@@ -88,7 +89,7 @@ def check_options(settings: Settings, options: PackOptions) -> None:
 def pack_query(options: PackOptions) -> tuple[str, QueryOptions]:
     """The query a pack is built from: the task and the names of the mandatory hits."""
     text = " ".join([options.task, *(h.chunk.name for h in options.extra_hits[:30])])
-    return text, QueryOptions(k=CANDIDATES)
+    return text, QueryOptions(k=CANDIDATES, globs=options.globs)
 
 
 def _validate(options: PackOptions) -> None:

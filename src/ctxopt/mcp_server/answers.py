@@ -1,0 +1,91 @@
+"""Tool results: the text an agent reads (`content`) and the same facts as data
+(`structuredContent`), in the JSON shapes of `ctxopt query --json`, `pack --json` and
+`stats --json`, each chunk with its id for the `read_chunk` tool."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from mcp.types import CallToolResult, TextContent
+
+from ctxopt.app.refresh import Freshness
+from ctxopt.app.stats_report import StatsReport, report_json
+from ctxopt.cli.render_pack import pack_json
+from ctxopt.cli.render_query import result_json
+from ctxopt.mcp_server.reading import Lines
+from ctxopt.pack.api import PackResult
+from ctxopt.retrieve.search import QueryResult
+from ctxopt.types import Chunk, IndexStats
+from ctxopt.wording import plural
+
+
+def _result(text: str, data: dict[str, Any]) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def _as_json(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=1, ensure_ascii=False)
+
+
+def query_answer(result: QueryResult, freshness: Freshness, *, explain: bool) -> CallToolResult:
+    data = {
+        "intent": result.intent.type.value,
+        "candidates": result.candidates,
+        "stale_files": freshness.left_stale,
+        "results": [
+            {"id": hit.chunk.id, **result_json(hit, explain=explain)} for hit in result.results
+        ],
+    }
+    return _result(_as_json(data), data)
+
+
+def pack_answer(result: PackResult) -> CallToolResult:
+    """The prompt as the text; as data, `pack --json` without the prompt and the chunks'
+    compressed text (both are in the prompt), each chunk with its id."""
+    data = pack_json(result)
+    del data["prompt"]
+    for entry, choice in zip(data["chunks"], result.chosen, strict=True):
+        del entry["compressed"]
+        entry["id"] = choice.hit.chunk.id
+    data["stale_files"] = result.stale
+    return _result(result.prompt, data)
+
+
+def chunk_answer(chunk: Chunk) -> CallToolResult:
+    data = {
+        "id": chunk.id,
+        "file": chunk.path,
+        "start_line": chunk.start_line,
+        "end_line": chunk.end_line,
+        "name": chunk.qualified_name or chunk.name,
+        "kind": chunk.kind.value,
+        "language": chunk.language,
+        "tokens": chunk.tokens,
+        "text": chunk.text,
+    }
+    head = f"{chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.kind.value} {data['name']}"
+    return _result(f"{head}\n{chunk.text}", data)
+
+
+def lines_answer(lines: Lines) -> CallToolResult:
+    data = asdict(lines)
+    cut = " (cut: ask for the next lines)" if lines.truncated else ""
+    head = f"{lines.path}:{lines.start_line}-{lines.end_line} of {lines.total_lines} lines{cut}"
+    return _result(f"{head}\n{lines.text}", data)
+
+
+def refresh_answer(stats: IndexStats) -> CallToolResult:
+    data = asdict(stats)
+    text = (
+        f"index up to date: {plural(stats.files, 'file')}, {plural(stats.chunks, 'chunk')}; "
+        f"+{stats.added} ~{stats.changed} -{stats.deleted} files, "
+        f"{plural(stats.embedded, 'chunk')} embedded in {stats.seconds:.2f} s"
+    )
+    return _result(text, data)
+
+
+def stats_answer(report: StatsReport) -> CallToolResult:
+    data = report_json(report)
+    return _result(_as_json(data), data)
