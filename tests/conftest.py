@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from s3server import S3Server, running_s3_server  # noqa: E402  (needs the path above)
+from s3server import S3Server, running_s3_server
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ctxopt.config.environment import LANCE, quiet_library, storage_endpoint, storage_options
+from ctxopt.config.environment import (
+    ENDPOINT_VARIABLES,
+    LANCE,
+    quiet_library,
+    storage_endpoint,
+    storage_options,
+)
 from ctxopt.config.paths import DbLocation, is_object_store
 from ctxopt.errors import StorageError
 
@@ -189,6 +195,13 @@ def _scratch() -> Iterator[str]:
             os.unlink(name)
 
 
+CREDENTIALS = {
+    "s3": "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE)",
+    "gs": "GOOGLE_APPLICATION_CREDENTIALS",
+    "az": "AZURE_STORAGE_ACCOUNT_NAME and AZURE_STORAGE_ACCOUNT_KEY",
+}
+
+
 def storage_error(base: str, exc: BaseException) -> StorageError:
     """One line for a store that cannot be reached: what failed and what to check."""
     text = str(exc)
@@ -198,16 +211,13 @@ def storage_error(base: str, exc: BaseException) -> StorageError:
     where = f" at {endpoint}" if endpoint else ""
     if "NoSuchBucket" in text or "bucket does not exist" in text.lower():
         reason = f"the bucket {bucket!r} does not exist{where}; create it or fix --db"
-    elif "credential" in text.lower() or "InvalidAccessKeyId" in text or "403" in text:
-        reason = (
-            "no valid credentials; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or "
-            "AWS_PROFILE), GOOGLE_APPLICATION_CREDENTIALS or AZURE_STORAGE_ACCOUNT_KEY"
-        )
-    elif "error sending request" in text or "Connection refused" in text or "dns" in text:
-        reason = (
-            f"cannot connect to the storage endpoint{where or ' of ' + scheme}; "
-            "check CTXOPT_STORAGE_ENDPOINT or AWS_ENDPOINT_URL"
-        )
+    elif "credential" in text.lower():
+        reason = f"no credentials found; set {CREDENTIALS[scheme]}"
+    elif "AccessDenied" in text or "InvalidAccessKeyId" in text or "SignatureDoesNotMatch" in text:
+        reason = f"access denied; check {CREDENTIALS[scheme]} and the bucket's permissions"
+    elif "error sending request" in text or "Connection refused" in text or "dns error" in text:
+        variables = " or ".join(ENDPOINT_VARIABLES.get(scheme, ()))
+        reason = f"cannot connect to the storage endpoint{where}; check {variables}"
     else:
         reason = text.splitlines()[0][:200] if text else type(exc).__name__
     return StorageError(f"cannot reach the index at {base}: {reason}")

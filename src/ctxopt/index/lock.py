@@ -61,9 +61,7 @@ def index_lock(
 
 
 @contextlib.contextmanager
-def _file_lock(
-    db: Path, *, wait: bool, notify: Callable[[str], None] | None
-) -> Iterator[None]:
+def _file_lock(db: Path, *, wait: bool, notify: Callable[[str], None] | None) -> Iterator[None]:
     if fcntl is None:
         yield
         return
