@@ -5,6 +5,8 @@ store that cannot be reached is one line.  The real default (static) embedder th
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,6 +115,23 @@ def test_query_and_pack_on_object_storage_never_import_lancedb_or_torch(shared: 
     )
     _, heavy = run_in_fresh_python(code)
     assert heavy == []
+
+
+def test_readers_in_two_checkouts_query_while_ci_rebuilds(shared: Shared) -> None:
+    expected = top_names(shared.run("query", "save inventory to file", "--json"))
+    command = [sys.executable, "-m", "ctxopt.cli", "index", "--full", "--quiet", "--db", shared.db]
+    env = {**os.environ, "NO_COLOR": "1", **shared.env}
+    rebuild = subprocess.Popen(command, cwd=shared.repo, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        readers = [
+            shared.run("query", "save inventory to file", "--json", where=where)
+            for where in (shared.repo, shared.clone)
+        ]
+    finally:
+        _, err = rebuild.communicate(timeout=600)
+    assert rebuild.returncode == 0, err
+    for result in readers:  # each read a complete index: the last commit, or the new one
+        assert top_names(result) == expected
 
 
 @pytest.mark.parametrize("case", ["bad endpoint", "missing bucket", "missing credentials"])
