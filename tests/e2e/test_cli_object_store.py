@@ -61,6 +61,12 @@ def test_query_and_pack_read_the_index_on_object_storage(shared: Shared) -> None
     assert not (shared.repo / ".ctxopt").exists()  # nothing local: the index is remote
 
 
+def test_stats_reads_the_shared_index_and_says_where_it_is(shared: Shared) -> None:
+    result = shared.run("stats", where=shared.clone)
+    assert result.code == 0, result.err
+    assert f"index: {shared.db} (on object storage)" in result.out
+
+
 def test_a_clone_queries_the_index_the_first_checkout_built(shared: Shared) -> None:
     first = top_names(shared.run("query", "load the inventory", "--json"))
     result = shared.run("query", "load the inventory", "--json", where=shared.clone)
