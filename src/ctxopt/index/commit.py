@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from enum import Enum
 
-from ctxopt.config.paths import DbLocation
+from ctxopt.config.paths import DbLocation, is_object_store
 from ctxopt.errors import IndexCorruptError
 from ctxopt.index import schema
 from ctxopt.index.location import locate
@@ -93,8 +93,16 @@ def corrupt(db: DbLocation, detail: str) -> IndexCorruptError:
     )
 
 
+def index_command(db: DbLocation) -> str:
+    """The command that builds the index at db (an object store is never the default)."""
+    return f"ctxopt index --db {db}" if is_object_store(db) else "ctxopt index"
+
+
 def incomplete_message(db: DbLocation) -> str:
-    return f"the index at {db} is incomplete (an interrupted run); run `ctxopt index` to finish it"
+    return (
+        f"the index at {db} is incomplete (an interrupted run); "
+        f"run `{index_command(db)}` to finish it"
+    )
 
 
 class AfterInterrupt(Enum):

@@ -41,7 +41,6 @@ class LocalIndex:
     """An index folder on this machine's disk."""
 
     folder: Path
-    remote = False
 
     @property
     def options(self) -> dict[str, str] | None:
@@ -104,7 +103,6 @@ class RemoteIndex:
 
     base: str  # scheme://bucket/prefix, no trailing slash
     options: dict[str, str] = field(default_factory=dict)
-    remote = True
 
     def uri(self, name: str) -> str:
         return table_uri(self.base, name)
@@ -176,11 +174,6 @@ def locate(db: DbLocation) -> IndexLocation:
     if is_object_store(db):
         return RemoteIndex(str(db).rstrip("/"), storage_options(str(db)))
     return LocalIndex(Path(db))
-
-
-def lance_options(db: DbLocation) -> dict[str, str] | None:
-    """The storage_options to open db's tables with (None for a local folder)."""
-    return locate(db).options
 
 
 @contextlib.contextmanager

@@ -34,6 +34,7 @@ from ctxopt.index.commit import (
     IndexState,
     corrupt,
     incomplete_message,
+    index_command,
     index_state,
     read_commit,
     write_commit,
@@ -104,11 +105,6 @@ def make_index_folder(db: DbLocation) -> None:
         raise CtxoptError(f"cannot create the index folder {db}: {exc.strerror}") from exc
     if ours:
         ignore_self(db)
-
-
-def index_command(db: DbLocation) -> str:
-    """The command that builds the index at db (an object store is never the default)."""
-    return f"ctxopt index --db {db}" if is_object_store(db) else "ctxopt index"
 
 
 class IndexReader:
