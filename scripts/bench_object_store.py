@@ -14,6 +14,7 @@ repository is not touched: the runs work on a `git clone` of it in a temporary f
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import subprocess
 import sys
@@ -29,7 +30,14 @@ TASKS = (
 )
 
 
-def ctxopt(args: list[str], cwd: Path) -> float:
+def child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def ctxopt(args: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one ctxopt process (CPU: its own and its workers')."""
+    cpu = child_cpu()
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "ctxopt.cli", *args, "--quiet"],
@@ -41,7 +49,7 @@ def ctxopt(args: list[str], cwd: Path) -> float:
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         sys.exit(f"ctxopt {' '.join(args)} failed: {done.stderr.strip()[-300:]}")
-    return seconds
+    return seconds, child_cpu() - cpu
 
 
 def touch_one_file(clone: Path, round_: int) -> None:
@@ -58,6 +66,12 @@ def median(values: list[float]) -> str:
     return f"{statistics.median(values):.2f} s ({min(values):.2f}-{max(values):.2f})"
 
 
+def summary(runs: list[tuple[float, float]]) -> str:
+    walls = [wall for wall, _ in runs]
+    cpu = statistics.median(cpu for _, cpu in runs)
+    return f"{median(walls)} | {cpu:.2f} s | {len(runs)}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("repo", type=Path)
@@ -65,7 +79,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--queries", type=int, default=5)
     args = parser.parse_args()
-    times: dict[str, list[float]] = {}
+    times: dict[str, list[tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="ctxopt-bench-") as scratch:
         clone = Path(scratch) / "repo"
         subprocess.run(["git", "clone", "-q", str(args.repo), str(clone)], check=True)
@@ -89,9 +103,9 @@ def main() -> None:
                     times.setdefault(f"query, {side}", []).append(
                         ctxopt(["query", task, "--db", db, "--json"], clone)
                     )
-    print("| what | median (range) | runs |\n|---|---|---|")
-    for name, values in times.items():
-        print(f"| {name} | {median(values)} | {len(values)} |")
+    print("| what | wall, median (range) | CPU, median | runs |\n|---|---|---|---|")
+    for name, runs in times.items():
+        print(f"| {name} | {summary(runs)} |")
 
 
 if __name__ == "__main__":
