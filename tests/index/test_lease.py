@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -67,3 +68,20 @@ def test_wait_blocks_until_the_other_writer_releases(place: RemoteIndex) -> None
         assert released.is_set()
     thread.join()
     assert len(messages) == 1 and messages[0].startswith("waiting for another ctxopt index")
+
+
+def test_a_writer_whose_lease_is_overwritten_before_the_read_back_stops(
+    place: RemoteIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rival = {"owner": "rival", "host": "ci-2", "pid": 42, "expires": time.time() + 60}
+
+    def rival_writes_during_the_settle(seconds: float) -> None:
+        place.write_text(LEASE_NAME, json.dumps(rival))
+
+    monkeypatch.setattr(time, "sleep", rival_writes_during_the_settle)
+    busy = pytest.raises(IndexBusyError, match=r"\(ci-2, pid 42; its lease expires in")
+    with busy, index_lock(place.base):
+        pass
+    monkeypatch.undo()
+    lease = read_lease(place)
+    assert lease is not None and lease.owner == "rival"  # the winner's lease is left alone
