@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from s3server import S3Server, running_s3_server
 
 
 @pytest.fixture(autouse=True)
@@ -20,3 +23,22 @@ def _isolated_env(
     for name in list(__import__("os").environ):
         if name.startswith("CTXOPT_") and name not in ("CTXOPT_CACHE_DIR", "CTXOPT_UPDATE_GOLDEN"):
             monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[S3Server]:
+    """A real S3-compatible server (moto) on 127.0.0.1, one per test session."""
+    with running_s3_server(tmp_path_factory.mktemp("moto") / "moto.log") as server:
+        yield server
+
+
+@pytest.fixture
+def s3_env(
+    s3_server: S3Server, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, str]:
+    """This process's environment pointed at the S3 server (for in-process tests); the
+    same variables, returned, go to CLI subprocesses."""
+    env = s3_server.env(tmp_path_factory.mktemp("aws-home"))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return env

@@ -45,3 +45,8 @@ class InterruptedRun(CtxoptError):
     """Ctrl-C during a run; the message says what state the index was left in."""
 
     exit_code = 130
+
+
+class StorageError(CtxoptError):
+    """The object store holding the index cannot be reached: no such bucket, a refused
+    endpoint, missing credentials."""

@@ -191,19 +191,30 @@ def test_user_config_path(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("source", ["flag", "env", "file"])
-def test_an_object_storage_db_is_refused_not_made_a_local_folder(
+def test_an_object_storage_db_stays_a_uri_not_a_local_folder(
     repo: Path, env: dict[str, str], source: str
 ) -> None:
     flags: dict[str, object] = {}
     if source == "flag":
-        flags["db"] = "s3://bucket/index"
+        flags["db"] = "S3://bucket/team/index/"
     elif source == "env":
-        env["CTXOPT_DB"] = "s3://bucket/index"
+        env["CTXOPT_DB"] = "S3://bucket/team/index/"
     else:
-        (repo / "ctxopt.toml").write_text("db = 's3://bucket/index'\n")
-    with pytest.raises(UsageError, match="object storage is not supported yet"):
-        load_settings(repo, flags, env=env)
+        (repo / "ctxopt.toml").write_text("db = 'S3://bucket/team/index/'\n")
+    settings = load_settings(repo, flags, env=env)
+    assert settings.db_path == "s3://bucket/team/index"
     assert not (repo / "s3:").exists() and not (Path.cwd() / "s3:").exists()
+
+
+@pytest.mark.parametrize(
+    ("uri", "words"),
+    [("ftp://host/index", "takes a local folder or s3://"), ("s3://", "names no bucket")],
+)
+def test_an_unknown_scheme_or_a_missing_bucket_is_a_usage_error(
+    repo: Path, env: dict[str, str], uri: str, words: str
+) -> None:
+    with pytest.raises(UsageError, match=f"^--db {uri!r} {words}"):
+        load_settings(repo, {"db": uri}, env=env)
 
 
 def test_cache_dir_comes_from_the_environment_and_reaches_the_static_model(

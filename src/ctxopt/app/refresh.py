@@ -1,10 +1,16 @@
-"""The refresh before a query or a pack: re-index the files that changed since indexing."""
+"""The refresh before a query or a pack: re-index the files that changed since indexing.
+
+An index on object storage is shared: a team's checkouts read what CI built, and one
+person's uncommitted edits must not rewrite it for everyone.  So there the check runs (the
+work tree against the stored file records, by content hash) and its result is reported,
+but only `ctxopt index --db URI` writes; the caller warns as for --no-refresh."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ctxopt.config.paths import is_object_store
 from ctxopt.config.settings import Settings
 from ctxopt.errors import IndexBusyError
 from ctxopt.index.freshness import stale_count, stale_plan
@@ -43,6 +49,8 @@ def refresh_index(
     reader = reader or IndexReader(settings.db_path)
     check_format(reader.meta(), settings.db_path)  # e.g. an index without stored secrets
     stale = stale_count(stale_plan(settings, reader))
+    if stale and is_object_store(settings.db_path):  # shared: the caller warns
+        return Freshness(stale, False), reader
     if stale and refresh:
         if notify:
             notify(f"refreshing the index: {plural(stale, 'file')} changed since it was built")

@@ -22,7 +22,7 @@ INTERRUPTED = {
 }
 
 
-def interrupted_message(db: Path, state: AfterInterrupt) -> str:
+def interrupted_message(db: Path | str, state: AfterInterrupt) -> str:
     return "interrupted: " + INTERRUPTED[state].format(db=db)
 
 

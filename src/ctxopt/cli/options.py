@@ -29,7 +29,11 @@ RefOption = Annotated[
 DbOption = Annotated[
     str | None,
     typer.Option(
-        "--db", metavar="DIR", help="Index folder (default: PATH/.ctxopt). Env: CTXOPT_DB."
+        "--db",
+        metavar="DIR|URI",
+        help="Index folder (default: PATH/.ctxopt), or s3://, gs://, az://BUCKET/PREFIX for a "
+        "shared index (credentials as the cloud's CLI reads them). Env: CTXOPT_DB; "
+        "CTXOPT_STORAGE_ENDPOINT (or AWS_ENDPOINT_URL) for an S3-compatible server.",
     ),
 ]
 JsonOption = Annotated[

@@ -10,6 +10,7 @@ from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import settings_from_flags
+from ctxopt.config.paths import is_object_store
 from ctxopt.wording import plural
 
 
@@ -96,9 +97,14 @@ def query(
         settings, text, options, refresh=not no_refresh, notify=terminal.info
     )
     if freshness.stale and not freshness.refreshed:
+        fix = (
+            f"run `ctxopt index --db {settings.db_path}` to update the shared index"
+            if is_object_store(settings.db_path)
+            else "run `ctxopt index` or drop --no-refresh"
+        )
         terminal.warn(
             f"{plural(freshness.stale, 'file')} changed since indexing; results may be stale "
-            "(run `ctxopt index` or drop --no-refresh)"
+            f"({fix})"
         )
     if as_json:
         terminal.json(query_json(result, explain=explain))

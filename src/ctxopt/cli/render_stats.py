@@ -16,6 +16,7 @@ from ctxopt.cli.stats_words import (
     growth_text,
     money,
 )
+from ctxopt.config.paths import is_object_store
 from ctxopt.wording import plural
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def report_table(terminal: Terminal, report: IndexReport, *, top: int = 10) -> N
     terminal.out.print(
         f"{plural(report.files, 'file')}, {plural(report.chunks, 'chunk')}, "
         f"{plural(report.tokens, 'token')}\n"
-        f"index: {report.db_path} ({report.size_bytes / 1e6:.1f} MB on disk)\n"
+        f"index: {report.db_path} ({_size(report)})\n"
         f"embedder: {report.embedder} ({report.dimensions} dimensions)\n"
         f"last indexed commit: {report.last_commit[:12] or '(none)'} at {when} UTC\n"
         f"files changed since: {report.changed_since}\n"
@@ -167,3 +168,10 @@ def secrets_line(counts: dict[str, int]) -> str:
         return "none found"
     kinds = ", ".join(f"{kind} {count}" for kind, count in counts.items())
     return f"{sum(counts.values()):,} ({kinds})"
+
+
+def _size(report: IndexReport) -> str:
+    """The index's size on disk; an index on object storage is not on this disk."""
+    if is_object_store(report.db_path):
+        return "on object storage"
+    return f"{report.size_bytes / 1e6:.1f} MB on disk"

@@ -17,6 +17,7 @@ from pathlib import Path
 MODELS_FILE = "CTXOPT_MODELS_FILE"  # read as Settings.models_file, named in messages
 DEBUG = "CTXOPT_DEBUG"
 REPOS_DIR = "CTXOPT_REPOS_DIR"  # where clones of repository URLs live
+STORAGE_ENDPOINT = "CTXOPT_STORAGE_ENDPOINT"  # an S3-compatible server, or a GCS/Azure emulator
 
 HUGGING_FACE = {
     "HF_HUB_OFFLINE": "1",  # nothing is downloaded at run time
@@ -85,3 +86,47 @@ def graphical_session(env: Mapping[str, str] | None = None) -> GraphicalSession:
     """The graphical session this process runs in, if any (none on a headless machine)."""
     env = os.environ if env is None else env
     return GraphicalSession(wayland=bool(env.get("WAYLAND_DISPLAY")), x11=bool(env.get("DISPLAY")))
+
+
+# Object storage (an index at s3://, gs:// or az://).  Lance reads each cloud's usual
+# variables itself (AWS_PROFILE, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_ACCOUNT_NAME,
+# ...); ctxopt passes the endpoint override and the AWS keys and region explicitly, so the
+# same values reach every table, the commit marker and the lock.
+ENDPOINT_VARIABLES = {
+    "s3": (STORAGE_ENDPOINT, "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"),
+    "gs": (STORAGE_ENDPOINT,),
+    "az": (STORAGE_ENDPOINT,),
+}
+ENDPOINT_OPTION = {"s3": "aws_endpoint", "gs": "google_base_url", "az": "azure_storage_endpoint"}
+AWS_OPTIONS = {
+    "AWS_ACCESS_KEY_ID": "aws_access_key_id",
+    "AWS_SECRET_ACCESS_KEY": "aws_secret_access_key",
+    "AWS_SESSION_TOKEN": "aws_session_token",
+}
+AWS_REGION_VARIABLES = ("AWS_REGION", "AWS_DEFAULT_REGION")
+DEFAULT_REGION = "us-east-1"  # S3-compatible servers want a region; most accept any
+
+
+def storage_endpoint(scheme: str, env: Mapping[str, str] | None = None) -> str | None:
+    """The endpoint override for an object store (None: the cloud's own), and the variable
+    it came from is the first of ENDPOINT_VARIABLES[scheme] that is set."""
+    env = os.environ if env is None else env
+    return next((env[v] for v in ENDPOINT_VARIABLES.get(scheme, ()) if env.get(v)), None)
+
+
+def storage_options(uri: str, env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Lance's storage_options for an object-store URI, from the environment."""
+    env = os.environ if env is None else env
+    scheme = uri.partition("://")[0].lower()
+    options: dict[str, str] = {}
+    endpoint = storage_endpoint(scheme, env)
+    if endpoint:
+        options[ENDPOINT_OPTION[scheme]] = endpoint
+        if endpoint.lower().startswith("http://"):
+            options["allow_http"] = "true"
+    if scheme == "s3":
+        options.update({key: env[name] for name, key in AWS_OPTIONS.items() if env.get(name)})
+        region = next((env[v] for v in AWS_REGION_VARIABLES if env.get(v)), None)
+        if region or endpoint:
+            options["aws_region"] = region or DEFAULT_REGION
+    return options

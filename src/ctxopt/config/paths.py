@@ -55,9 +55,26 @@ def find_root(path: Path | None = None, start: Path | None = None) -> FoundRoot:
     return FoundRoot(here, RootFound.CURRENT)
 
 
+DbLocation = Path | str  # an index: a local folder (Path) or an object-store URI (str)
+OBJECT_SCHEMES = ("s3", "gs", "az")  # S3 and compatible servers, GCS, Azure: what Lance reaches
+
+
 def is_object_store(location: Path | str) -> bool:
     """An object-store location (s3://, gs://, ...) rather than a local folder."""
     return "://" in str(location)
+
+
+def object_store_uri(text: str) -> str:
+    """A checked object-store URI (scheme in lower case, no trailing slash); ValueError naming
+    the accepted forms when the scheme is unknown or the bucket is missing."""
+    scheme, _, rest = text.partition("://")
+    accepted = ", ".join(f"{s}://BUCKET/PREFIX" for s in OBJECT_SCHEMES)
+    if scheme.lower() not in OBJECT_SCHEMES:
+        raise ValueError(f"takes a local folder or {accepted}")
+    bucket = rest.strip("/").partition("/")[0]
+    if not bucket:
+        raise ValueError(f"names no bucket; give {accepted}")
+    return f"{scheme.lower()}://{rest.strip('/')}"
 
 
 def user_cache() -> Path:

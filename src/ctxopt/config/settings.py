@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ctxopt.config.paths import INDEX_DIR, is_object_store, user_cache
+from ctxopt.config.paths import INDEX_DIR, DbLocation, is_object_store, object_store_uri, user_cache
 from ctxopt.config.values import CHECKS, LIST_FIELDS, WEIGHT_NAMES, parse_env
 from ctxopt.errors import UsageError
 
@@ -31,7 +31,7 @@ ENV_PREFIX = "CTXOPT_"
 @dataclass(frozen=True)
 class Settings:
     root: Path  # repo folder (resolved)
-    db: Path | None = None  # index location; None -> root/.ctxopt
+    db: DbLocation | None = None  # a folder or an s3:// gs:// az:// URI; None -> root/.ctxopt
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     max_file_bytes: int = 1_048_576
@@ -52,7 +52,7 @@ class Settings:
     warnings: tuple[str, ...] = ()
 
     @property
-    def db_path(self) -> Path:
+    def db_path(self) -> DbLocation:
         return self.db if self.db is not None else self.root / INDEX_DIR
 
     @property
@@ -198,14 +198,15 @@ class _Merge:
         self.sources[name] = source
 
 
-def _db_path(text: str, root: Path, source: str) -> Path:
-    """File values are relative to the repo root; env and flag values to the current folder."""
+def _db_path(text: str, root: Path, source: str) -> DbLocation:
+    """An object-store URI as given (checked); a folder: file values are relative to the repo
+    root, env and flag values to the current folder."""
     if is_object_store(text):
-        where = "--db" if source == "flag" else f"{source}: db"
-        raise UsageError(
-            f"{where} {text!r}: an index on object storage is not supported yet; "
-            "give a local folder"
-        )
+        try:
+            return object_store_uri(text)
+        except ValueError as exc:
+            where = "--db" if source == "flag" else f"{source}: db"
+            raise UsageError(f"{where} {text!r} {exc}") from None
     path = Path(text).expanduser()
     if not path.is_absolute():
         base = root if source.startswith(("user:", "repo:")) else Path.cwd()

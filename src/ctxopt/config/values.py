@@ -102,7 +102,7 @@ def _optional_path(value: object) -> Path | None:
 
 
 CHECKS: dict[str, Callable[[object], Any]] = {
-    "db": _string,  # turned into a Path by _db_path
+    "db": _string,  # a Path or an object-store URI, by settings._db_path
     "include": _strings,
     "exclude": _strings,
     "max_file_bytes": _int(1),

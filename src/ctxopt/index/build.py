@@ -7,10 +7,10 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Protocol
 
 from ctxopt.chunking import CHUNKER_VERSION
+from ctxopt.config.paths import DbLocation
 from ctxopt.config.settings import Settings
 from ctxopt.discover import git as gitmeta
 from ctxopt.embed.base import DIMENSIONS, Embedder, canonical_name
@@ -62,7 +62,7 @@ class _Batch:
         return cls([], [], [], [])
 
 
-def read_stored(db: Path, *, full: bool) -> tuple[IndexReader | None, IndexMeta | None]:
+def read_stored(db: DbLocation, *, full: bool) -> tuple[IndexReader | None, IndexMeta | None]:
     """The index's reader and meta, read once per run; with --full an unreadable index counts
     as none (it is rebuilt anyway)."""
     if prepare_update(db, full=full) is IndexState.MISSING:  # roll back / resume / clear
@@ -213,7 +213,7 @@ def _build_locked(
 class _LazyWriter:
     """The index writer, opened at the first write (a rebuild drops the old tables then)."""
 
-    def __init__(self, db: Path, dimensions: int, *, rebuild: IndexMeta | None) -> None:
+    def __init__(self, db: DbLocation, dimensions: int, *, rebuild: IndexMeta | None) -> None:
         self._args = (db, dimensions)
         self._rebuild = rebuild  # the new meta, written first on a rebuild
         self._writer: IndexWriter | None = None
@@ -379,7 +379,7 @@ def _stats(
     skipped: dict[str, int],
     started: float,
     embedder_name: str,
-    db: Path,
+    db: DbLocation,
     **extra: Any,
 ) -> IndexStats:
     return IndexStats(

@@ -3,25 +3,24 @@ make it up.
 
 Every table is a Lance dataset whose writes each commit a new version.  A run writes many
 versions (chunks, then files, then meta, graph, the full-text index and compaction); only
-when all of them are written does it replace ``committed.json`` (write to a temporary
-file, fsync, rename: atomic on a local disk).  Readers open each table at the version the
-marker names, so a query during indexing reads the last complete index, and a killed run
-leaves the marker as it was.  No marker but tables present means a run was interrupted
-before its first commit: the index is incomplete.
+when all of them are written does it replace ``committed.json`` (on a local disk: write to a
+temporary file, fsync, rename; on object storage: one put, which is atomic there).  Readers
+open each table at the version the marker names, so a query during indexing reads the last
+complete index, and a killed run leaves the marker as it was.  No marker but tables present
+means a run was interrupted before its first commit: the index is incomplete.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import time
 from dataclasses import dataclass
 from enum import Enum
-from pathlib import Path
 
+from ctxopt.config.paths import DbLocation, is_object_store
 from ctxopt.errors import IndexCorruptError
 from ctxopt.index import schema
+from ctxopt.index.location import locate
 
 MARKER = "committed.json"
 MARKER_FORMAT = 1
@@ -40,22 +39,20 @@ class Commit:
     committed_at: float
 
 
-def marker_path(db: Path) -> Path:
-    return db / MARKER
+def has_tables(db: DbLocation) -> bool:
+    location = locate(db)
+    return any(location.has_table(name) for name in TABLES)
 
 
-def has_tables(db: Path) -> bool:
-    return any((db / f"{name}.lance").exists() for name in TABLES)
-
-
-def read_commit(db: Path) -> Commit | None:
-    """The marker's commit; None when there is none; IndexCorruptError when it is unreadable."""
+def read_commit(db: DbLocation) -> Commit | None:
+    """The marker's commit; None when there is none; IndexCorruptError when it is unreadable
+    (StorageError when its object store cannot be reached)."""
     try:
-        raw = marker_path(db).read_text(encoding="utf-8")
-    except FileNotFoundError:
+        raw = locate(db).read_text(MARKER)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise corrupt(db, f"cannot read {MARKER}: {exc}") from exc
+    if raw is None:
         return None
-    except OSError as exc:
-        raise corrupt(db, f"cannot read {MARKER}: {exc.strerror}") from exc
     try:
         data = json.loads(raw)
         versions = {name: int(data["versions"][name]) for name in TABLES}
@@ -66,14 +63,14 @@ def read_commit(db: Path) -> Commit | None:
         raise corrupt(db, f"{MARKER} is not a ctxopt commit marker") from exc
 
 
-def index_state(db: Path) -> IndexState:
-    """Cheap: looks at folder names and the marker only (no Lance import)."""
-    if marker_path(db).exists():
+def index_state(db: DbLocation) -> IndexState:
+    """Cheap: looks at the marker and table names only (no dataset is opened)."""
+    if locate(db).exists(MARKER):
         return IndexState.COMPLETE
     return IndexState.INCOMPLETE if has_tables(db) else IndexState.MISSING
 
 
-def write_commit(db: Path, versions: dict[str, int]) -> Commit:
+def write_commit(db: DbLocation, versions: dict[str, int]) -> Commit:
     """Atomically replace the marker: the index is now these versions."""
     commit = Commit(versions={name: versions[name] for name in TABLES}, committed_at=time.time())
     payload = {
@@ -81,41 +78,31 @@ def write_commit(db: Path, versions: dict[str, int]) -> Commit:
         "versions": commit.versions,
         "committed_at": commit.committed_at,
     }
-    temporary = db / f".{MARKER}.{os.getpid()}.tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(payload, handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, marker_path(db))
-    _sync_folder(db)
+    locate(db).write_text(MARKER, json.dumps(payload))
     return commit
 
 
-def remove_commit(db: Path) -> None:
+def remove_commit(db: DbLocation) -> None:
     """Drop the marker (the tables are about to be deleted): the index is no longer complete."""
-    with contextlib.suppress(FileNotFoundError):
-        marker_path(db).unlink()
-    _sync_folder(db)
+    locate(db).delete(MARKER)
 
 
-def _sync_folder(db: Path) -> None:
-    """fsync the folder so the rename survives a power cut (best effort)."""
-    with contextlib.suppress(OSError):
-        fd = os.open(db, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def corrupt(db: Path, detail: str) -> IndexCorruptError:
+def corrupt(db: DbLocation, detail: str) -> IndexCorruptError:
     return IndexCorruptError(
         f"the index at {db} is damaged ({detail}); rebuild it with `ctxopt index --full`"
     )
 
 
-def incomplete_message(db: Path) -> str:
-    return f"the index at {db} is incomplete (an interrupted run); run `ctxopt index` to finish it"
+def index_command(db: DbLocation) -> str:
+    """The command that builds the index at db (an object store is never the default)."""
+    return f"ctxopt index --db {db}" if is_object_store(db) else "ctxopt index"
+
+
+def incomplete_message(db: DbLocation) -> str:
+    return (
+        f"the index at {db} is incomplete (an interrupted run); "
+        f"run `{index_command(db)}` to finish it"
+    )
 
 
 class AfterInterrupt(Enum):
@@ -127,7 +114,7 @@ class AfterInterrupt(Enum):
     NOTHING = "nothing"  # no index at all
 
 
-def after_interrupt(db: Path, before: Commit | None) -> AfterInterrupt:
+def after_interrupt(db: DbLocation, before: Commit | None) -> AfterInterrupt:
     try:
         now = read_commit(db)
     except IndexCorruptError:
@@ -137,7 +124,7 @@ def after_interrupt(db: Path, before: Commit | None) -> AfterInterrupt:
     return AfterInterrupt.INCOMPLETE if has_tables(db) else AfterInterrupt.NOTHING
 
 
-def safe_read_commit(db: Path) -> Commit | None:
+def safe_read_commit(db: DbLocation) -> Commit | None:
     try:
         return read_commit(db)
     except IndexCorruptError:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ctxopt.config.settings import Settings
 from ctxopt.discover import walk as discovery
 from ctxopt.index.plan import plan_refresh, resolve_touched
@@ -17,7 +19,7 @@ def discover_files(settings: Settings) -> Discovery:
         include=settings.include,
         exclude=settings.exclude,
         max_file_bytes=settings.max_file_bytes,
-        extra_ignored_dirs=[settings.db_path],
+        extra_ignored_dirs=[db] if isinstance(db := settings.db_path, Path) else [],
     )
 
 

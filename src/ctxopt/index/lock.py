@@ -1,4 +1,5 @@
-"""One writer per index: an advisory lock file in the index folder.
+"""One writer per index: an advisory lock file in a local index folder, a lease object on
+object storage (lease.py says what that guarantees).
 
 ``fcntl.flock`` locks belong to the open file, so the kernel releases them when the
 process dies, however it dies (SIGKILL included): a stale lock file never blocks a run.
@@ -12,7 +13,10 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from ctxopt.config.paths import DbLocation
 from ctxopt.errors import IndexBusyError
+from ctxopt.index.lease import lease_lock
+from ctxopt.index.location import RemoteIndex, locate
 
 LOCK_NAME = "index.lock"
 
@@ -42,11 +46,22 @@ def busy_message(db: Path, pid: int | None) -> str:
 
 @contextlib.contextmanager
 def index_lock(
-    db: Path, *, wait: bool = False, notify: Callable[[str], None] | None = None
+    db: DbLocation, *, wait: bool = False, notify: Callable[[str], None] | None = None
 ) -> Iterator[None]:
     """Hold the index's write lock for the block.  Without wait, a held lock raises
     IndexBusyError at once; with wait, block until the other run ends (Ctrl-C still works).
-    The folder must exist."""
+    A local folder must exist."""
+    location = locate(db)
+    if isinstance(location, RemoteIndex):
+        with lease_lock(location, wait=wait, notify=notify):
+            yield
+        return
+    with _file_lock(location.folder, wait=wait, notify=notify):
+        yield
+
+
+@contextlib.contextmanager
+def _file_lock(db: Path, *, wait: bool, notify: Callable[[str], None] | None) -> Iterator[None]:
     if fcntl is None:
         yield
         return

@@ -7,21 +7,25 @@
   it never claims a file whose chunks are missing) and the run adds the rest.
 - A damaged index stops a plain run with one line naming `ctxopt index --full`; under
   --full it is deleted and rebuilt, as is an incomplete one.
+
+All of it works by Lance versions and the commit marker, so it is the same on a local
+folder and on object storage (restore makes an old version the latest; deleting a table
+deletes its objects).
 """
 
 from __future__ import annotations
 
-import shutil
 from collections import Counter
-from pathlib import Path
 
-from ctxopt.errors import CtxoptError, IndexCorruptError
+from ctxopt.config.paths import DbLocation
+from ctxopt.errors import CtxoptError, IndexCorruptError, StorageError
 from ctxopt.index import schema
 from ctxopt.index.commit import TABLES, IndexState, corrupt, index_state, read_commit, remove_commit
-from ctxopt.index.store import LANCE_ERRORS, IndexReader, check_files, in_list, table_uri
+from ctxopt.index.location import locate
+from ctxopt.index.store import LANCE_ERRORS, IndexReader, check_files, in_list
 
 
-def prepare_update(db: Path, *, full: bool) -> IndexState:
+def prepare_update(db: DbLocation, *, full: bool) -> IndexState:
     """Roll back, resume or clear the index at db; the state the run starts from."""
     state = index_state(db)
     if state is IndexState.COMPLETE:
@@ -39,23 +43,26 @@ def prepare_update(db: Path, *, full: bool) -> IndexState:
     return state
 
 
-def roll_back(db: Path) -> None:
+def roll_back(db: DbLocation) -> None:
     """Make each table's committed version its latest again (a new Lance version)."""
     import lance
 
     commit = read_commit(db)
     assert commit is not None
+    location = locate(db)
     for name in TABLES:
         try:
-            dataset = lance.dataset(table_uri(str(db), name), version=commit.versions[name])
-            check_files(dataset, db, name)
+            dataset = lance.dataset(
+                location.uri(name), version=commit.versions[name], storage_options=location.options
+            )
+            check_files(dataset, location, name)
             if dataset.latest_version != dataset.version:
                 dataset.restore()
         except LANCE_ERRORS as exc:
             raise corrupt(db, f"the {name} table cannot be opened") from exc
 
 
-def _resumable(db: Path) -> bool:
+def _resumable(db: DbLocation) -> bool:
     """Whether an interrupted run without a commit can be finished: its meta and files are
     readable.  Files whose chunks do not match their record (a run killed between deleting
     a file's chunks and adding the new ones) and chunks of unclaimed files are dropped, so
@@ -73,13 +80,16 @@ def _resumable(db: Path) -> bool:
         files = reader.dataset(schema.FILES)
         for start in range(0, len(wrong), 500):
             files.delete(in_list("path", wrong[start : start + 500]))
+    except StorageError:
+        raise
     except (CtxoptError, *LANCE_ERRORS):
         return False
     return True
 
 
-def drop_index(db: Path) -> None:
+def drop_index(db: DbLocation) -> None:
     """Delete the marker first (a reader must never see a marker without its tables)."""
     remove_commit(db)
+    location = locate(db)
     for name in TABLES:
-        shutil.rmtree(table_uri(str(db), name), ignore_errors=True)
+        location.remove_table(name)

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from ctxopt.config.paths import DbLocation
 from ctxopt.config.settings import Settings
 from ctxopt.index import schema
 from ctxopt.index.build import language_table
@@ -106,7 +107,11 @@ def stored_chunks(reader: IndexReader) -> list[StoredChunk]:
     ]
 
 
-def folder_size(path: Path) -> int:
+def folder_size(path: DbLocation) -> int:
+    """Bytes under a local index folder (0 for an index on object storage: it is not on
+    this disk, and listing every object to sum them would cost a request per thousand)."""
+    if not isinstance(path, Path):
+        return 0
     total = 0
     for folder, _dirs, names in os.walk(path):
         for name in names:

@@ -4,13 +4,14 @@ Writes go through ``lancedb``; the hot read paths (staleness check, query,
 pack) open the same tables with ``lance`` (pylance), which imports in a
 fraction of the time.  Every write batch is idempotent per file (delete the
 file's rows, then add), so an interrupted run is repaired by the next one.
+The database is a local folder or a prefix on object storage (location.py): every
+dataset is opened with that location's storage options.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import shutil
 import time
 import warnings
 from collections.abc import Iterable, Sequence
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ctxopt.config.environment import LANCE, quiet_library
-from ctxopt.config.paths import is_object_store
+from ctxopt.config.paths import DbLocation, is_object_store
 from ctxopt.errors import (
     CtxoptError,
     IndexIncompleteError,
@@ -33,12 +34,14 @@ from ctxopt.index.commit import (
     IndexState,
     corrupt,
     incomplete_message,
+    index_command,
     index_state,
     read_commit,
     write_commit,
 )
 from ctxopt.index.cpu import ensure_lancedb_cpu
 from ctxopt.index.graph import FileGraph
+from ctxopt.index.location import IndexLocation, LocalIndex, locate, table_uri
 from ctxopt.index.lock import LOCK_NAME
 from ctxopt.types import FileRecord, IndexMeta
 
@@ -52,12 +55,8 @@ def in_list(column: str, values: Iterable[str]) -> str:
     return f"{column} IN ({', '.join(_quote(v) for v in values)})"
 
 
-def table_uri(db: str, name: str) -> str:
-    return f"{db.rstrip('/')}/{name}.lance"
-
-
-def index_exists(db: Path) -> bool:
-    return (db / f"{schema.META}.lance").is_dir()
+def index_exists(db: DbLocation) -> bool:
+    return locate(db).has_table(schema.META)
 
 
 LANCE_ERRORS = (OSError, ValueError, RuntimeError)  # what pylance raises on damaged tables
@@ -92,8 +91,13 @@ def _ours(db: Path) -> bool:
         return False
 
 
-def make_index_folder(db: Path) -> None:
-    """Create the index folder (ignored by git when it is ctxopt's own)."""
+def make_index_folder(db: DbLocation) -> None:
+    """Create the index folder (ignored by git when it is ctxopt's own); on object storage,
+    where prefixes need no creating, check that the bucket can be reached."""
+    if is_object_store(db):
+        locate(db).probe()
+        return
+    db = Path(db)
     ours = _ours(db)
     try:
         db.mkdir(parents=True, exist_ok=True)
@@ -112,10 +116,12 @@ class IndexReader:
     on open).  ``committed=False`` is the writer's view: the tables' latest versions.
     """
 
-    def __init__(self, db: Path, *, committed: bool = True) -> None:
+    def __init__(self, db: DbLocation, *, committed: bool = True) -> None:
+        self.location = locate(db)
+        self.location.probe()
         state = index_state(db)
         if state is IndexState.MISSING:
-            raise IndexMissingError(f"no ctxopt index at {db}; run `ctxopt index` first")
+            raise IndexMissingError(f"no ctxopt index at {db}; run `{index_command(db)}` first")
         if committed and state is IndexState.INCOMPLETE:
             raise IndexIncompleteError(incomplete_message(db))
         ensure_lancedb_cpu()
@@ -133,13 +139,15 @@ class IndexReader:
         self._graph: FileGraph | None = None
         if commit:
             for name in TABLES:
-                check_files(self.dataset(name), self.db, name)
+                check_files(self.dataset(name), self.location, name)
 
     def dataset(self, name: str) -> Any:
         if name not in self._datasets:
             try:
                 self._datasets[name] = self._lance.dataset(
-                    table_uri(str(self.db), name), version=self._versions.get(name)
+                    self.location.uri(name),
+                    version=self._versions.get(name),
+                    storage_options=self.location.options,
                 )
             except LANCE_ERRORS as exc:
                 raise corrupt(self.db, f"the {name} table cannot be opened") from exc
@@ -201,7 +209,7 @@ class IndexWriter:
 
     COMPACT_FRAGMENTS = 8
 
-    def __init__(self, db: Path, dimensions: int) -> None:
+    def __init__(self, db: DbLocation, dimensions: int) -> None:
         ensure_lancedb_cpu()
         quiet_library(LANCE)
         make_index_folder(db)
@@ -209,10 +217,14 @@ class IndexWriter:
 
         self._lance = lance
         self.db = db
+        self.location = locate(db)
         self.dimensions = dimensions
 
     def _uri(self, name: str) -> str:
-        return table_uri(str(self.db), name)
+        return self.location.uri(name)
+
+    def _open(self, name: str) -> Any:
+        return self._lance.dataset(self._uri(name), storage_options=self.location.options)
 
     def _schema(self, name: str) -> Any:
         import pyarrow as pa
@@ -226,25 +238,31 @@ class IndexWriter:
         return pa.schema([("key", pa.string()), ("value", pa.string())])
 
     def _dataset(self, name: str) -> Any:
-        if not Path(self._uri(name)).is_dir():
+        if not self.location.has_table(name):
             empty = self._schema(name).empty_table()
-            return self._lance.write_dataset(empty, self._uri(name), mode="create")
-        return self._lance.dataset(self._uri(name))
+            return self._lance.write_dataset(
+                empty, self._uri(name), mode="create", storage_options=self.location.options
+            )
+        return self._open(name)
 
     def _write(self, name: str, rows: Any, mode: str) -> None:
-        self._lance.write_dataset(rows, self._uri(name), schema=self._schema(name), mode=mode)
+        self._lance.write_dataset(
+            rows,
+            self._uri(name),
+            schema=self._schema(name),
+            mode=mode,
+            storage_options=self.location.options,
+        )
 
     def drop_all(self) -> None:
         """Start from empty tables.  Over a committed index they are new versions (the
         committed ones stay readable until this run commits); otherwise the folders go."""
         if read_commit(self.db) is None:
             for name in TABLES:
-                shutil.rmtree(self._uri(name), ignore_errors=True)
+                self.location.remove_table(name)
             return
         for name in TABLES:
-            self._lance.write_dataset(
-                self._schema(name).empty_table(), self._uri(name), mode="overwrite"
-            )
+            self._write(name, self._schema(name).empty_table(), "overwrite")
 
     def _delete_paths(self, name: str, paths: Sequence[str]) -> None:
         dataset = self._dataset(name)
@@ -313,10 +331,10 @@ class IndexWriter:
             dataset = self._dataset(name)
             if len(dataset.get_fragments()) > self.COMPACT_FRAGMENTS:
                 dataset.optimize.compact_files()
-            versions[name] = self._lance.dataset(self._uri(name)).version
+            versions[name] = self._open(name).version
         write_commit(self.db, versions)
         for name in TABLES:  # we hold the lock: files of killed runs can go too
-            self._lance.dataset(self._uri(name)).cleanup_old_versions(
+            self._open(name).cleanup_old_versions(
                 older_than=timedelta(seconds=0), delete_unverified=True
             )
 
@@ -324,16 +342,22 @@ class IndexWriter:
         """A fresh full-text index over names, paths and code, built through LanceDB."""
         import lancedb
 
-        table = lancedb.connect(str(self.db)).open_table(schema.CHUNKS)
+        connection = lancedb.connect(str(self.db), storage_options=self.location.options)
+        table = connection.open_table(schema.CHUNKS)
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*create_fts_index.*")
             table.create_fts_index("search", replace=True, with_position=False)
 
 
-def check_files(dataset: Any, db: Path, name: str) -> None:
+def check_files(dataset: Any, location: IndexLocation, name: str) -> None:
     """Raise IndexCorruptError when a data file the version names is missing or truncated
-    (a stat per file; Lance itself would only notice when a query reads it)."""
-    root = Path(table_uri(str(db), name)) / "data"
+    (a stat per file; Lance itself would only notice when a query reads it).  On object
+    storage a stat is a request per file, too slow for every query: there a missing object
+    shows when it is read (as a damaged table)."""
+    if not isinstance(location, LocalIndex):
+        return
+    db = location.folder
+    root = Path(table_uri(db, name)) / "data"
     for fragment in dataset.get_fragments():
         for data_file in fragment.data_files():
             expected = getattr(data_file, "file_size_bytes", None)

@@ -53,9 +53,9 @@ class WatchBatch:
 class ChangeFilter:
     """The watchfiles filter: True for a change that may matter to the index."""
 
-    def __init__(self, root: Path, db: Path) -> None:
+    def __init__(self, root: Path, db: Path | str) -> None:
         self.root = root.resolve()
-        self.db = db.resolve()
+        self.db = db.resolve() if isinstance(db, Path) else None  # an object-store URI: not here
 
     def __call__(self, _change: object, path: str) -> bool:
         return self.relative(path) is not None
@@ -63,7 +63,7 @@ class ChangeFilter:
     def relative(self, path: str) -> str | None:
         """path relative to root, POSIX; None when it is left out."""
         absolute = Path(path)
-        if absolute == self.db or self.db in absolute.parents:
+        if self.db is not None and (absolute == self.db or self.db in absolute.parents):
             return None
         try:
             rel = absolute.relative_to(self.root)
