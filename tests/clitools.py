@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,10 +24,16 @@ class Run:
 CliRunner = Callable[..., Run]
 
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> Run:
+def run_cli(
+    *args: str,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    prefix: Sequence[str] = (),
+) -> Run:
+    """ctxopt with args; prefix runs it through another command (setpriv, unshare ...)."""
     full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})}
     done = subprocess.run(
-        [sys.executable, "-m", "ctxopt.cli", *args],
+        [*prefix, sys.executable, "-m", "ctxopt.cli", *args],
         capture_output=True,
         text=True,
         cwd=cwd,

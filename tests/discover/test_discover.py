@@ -366,3 +366,23 @@ def test_last_commit_times_one_pass_over_many_paths(repo: Path, monkeypatch) -> 
     monkeypatch.setattr(gitmeta, "PATHSPEC_LIMIT", 5)  # forces the whole-tree pass
     times = gitmeta.last_commit_times(repo, sorted(names))
     assert times == dict.fromkeys(sorted(names), 1_700_000_000)
+
+
+def test_submodules_and_nested_repositories_are_skipped_with_a_reason(tmp_path: Path) -> None:
+    inner = init_repo(tmp_path / "inner")
+    write(inner, {"lib.py": "def inner():\n    return 1\n"})
+    commit(inner, "inner")
+    outer = init_repo(tmp_path / "outer")
+    write(outer, {"app.py": "x\n", "vendor/dep/.keep": ""})
+    commit(outer, "outer")
+    subprocess.run(
+        ["git", "-C", str(outer), "-c", "protocol.file.allow=always", "submodule", "add", "-q",
+         str(inner), "libs/inner"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    init_repo(outer / "scratch")  # a repository inside, not a submodule
+    write(outer / "scratch", {"notes.py": "n\n"})
+    found = discovery.discover(outer)
+    assert [f.path for f in found.files] == [".gitmodules", "app.py"]
+    skipped = {s.path: s.reason for s in found.skipped}
+    assert skipped == {"libs/inner/": "submodule", "scratch/": "submodule", "vendor/": "vendored"}

@@ -3,8 +3,8 @@
 Inside a git work tree git's own listing is the ground truth; outside git the
 tree is walked with every .gitignore applied the way git applies them.  Both
 modes then honour .ctxoptignore files and the include/exclude globs, and skip
-secret, asset, binary, oversized, minified, generated, lock and vendored files and
-looping or outward symlinks with a reason.
+secret, asset, binary, oversized, minified, generated, lock and vendored files,
+submodules and looping or outward symlinks with a reason.
 Only a stat and the first 8 KiB of each file are read.  The matching rules live in
 `ignore_rules` (ignore files) and `skip_rules` (skip reasons); this module walks.
 """
@@ -86,6 +86,13 @@ class _Collector:
         else:
             self.follow(rel, abs_path, extension)
 
+    def nested_repository(self, rel: str) -> None:
+        """A submodule or a repository inside this one: its files are its own, skipped with
+        one entry (index it with its own `ctxopt index`)."""
+        dirs = rel.split("/")[:-1]
+        if self.selected(rel, dirs) and VENDORED_DIRS.isdisjoint(dirs):
+            self.skipped.append(SkippedFile(f"{rel}/", "submodule"))
+
     def inspect(self, rel: str, abs_path: str, extension: str, flags: int) -> None:
         """Open once (O_NOFOLLOW unless following a link), fstat, sniff the head."""
         try:
@@ -98,6 +105,9 @@ class _Collector:
             return  # otherwise gone from disk: tracked but deleted
         try:
             info = os.fstat(fd)
+            if stat.S_ISDIR(info.st_mode):  # git lists a submodule as one entry
+                self.nested_repository(rel)
+                return
             if not stat.S_ISREG(info.st_mode):
                 return
             reason = None
@@ -200,7 +210,9 @@ def _from_git(collector: _Collector, paths: list[str]) -> None:
     """Inside git: filter git's listing by .ctxoptignore, globs and skip rules."""
     own = OwnIgnoreRules(collector.root, paths)
     for rel in paths:
-        if not rel.endswith("/") and not own.ignores(rel):
+        if rel.endswith("/"):  # an untracked repository inside this one
+            collector.nested_repository(rel.rstrip("/"))
+        elif not own.ignores(rel):
             collector.consider(rel)
 
 

@@ -18,12 +18,13 @@ from ctxopt.embed.factory import get_embedder
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index import schema
 from ctxopt.index.commit import IndexState, index_state
-from ctxopt.index.freshness import discover_files
+from ctxopt.index.freshness import discover_files, scoped_settings
 from ctxopt.index.graph import build_graph
 from ctxopt.index.lock import index_lock
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import ProcessedFile, file_hash, process_files, warm_up
 from ctxopt.index.recover import prepare_update
+from ctxopt.index.scope import scope_of
 from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, make_index_folder
 from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats, RefreshPlan, SourceFile
 
@@ -147,6 +148,7 @@ def plan_index(
 ) -> IndexPlan:
     """Compare the repository with the stored index: which files to (re)process, delete or
     touch.  A mismatched embedder or format raises IndexMismatchError (rebuild with --full)."""
+    settings = scoped_settings(settings)
     reader, stored_meta = read_stored(settings.db_path, full=full)
     name = embedder_name or embedder_for(settings, stored_meta)
     found = discover_files(settings)
@@ -316,7 +318,7 @@ def _finish(
     target.write_meta(_new_meta(plan, dimensions))
     if _graph_changed(plan.stored, records, plan.meta is None):
         target.write_graph(build_graph({p: r.imports for p, r in records.items()}))
-    target.finish(rebuild_fts=plan.meta is None)
+    target.finish(rebuild_fts=plan.meta is None, scope=scope_of(plan.settings))
 
 
 def _graph_changed(before: dict[str, FileRecord], after: dict[str, FileRecord], cold: bool) -> bool:

@@ -21,6 +21,7 @@ from ctxopt.config.paths import DbLocation, is_object_store
 from ctxopt.errors import IndexCorruptError
 from ctxopt.index import schema
 from ctxopt.index.location import locate
+from ctxopt.index.scope import Scope
 
 MARKER = "committed.json"
 MARKER_FORMAT = 1
@@ -37,6 +38,7 @@ class IndexState(Enum):
 class Commit:
     versions: dict[str, int]  # table name -> Lance version
     committed_at: float
+    scope: Scope | None = None  # the discovery options of the run (None: an older marker)
 
 
 def has_tables(db: DbLocation) -> bool:
@@ -58,7 +60,8 @@ def read_commit(db: DbLocation) -> Commit | None:
         versions = {name: int(data["versions"][name]) for name in TABLES}
         if int(data["format"]) != MARKER_FORMAT:
             raise ValueError(f"marker format {data['format']}")
-        return Commit(versions=versions, committed_at=float(data["committed_at"]))
+        scope = Scope.from_json(data["scope"]) if "scope" in data else None
+        return Commit(versions, float(data["committed_at"]), scope)
     except (ValueError, KeyError, TypeError) as exc:
         raise corrupt(db, f"{MARKER} is not a ctxopt commit marker") from exc
 
@@ -70,14 +73,16 @@ def index_state(db: DbLocation) -> IndexState:
     return IndexState.INCOMPLETE if has_tables(db) else IndexState.MISSING
 
 
-def write_commit(db: DbLocation, versions: dict[str, int]) -> Commit:
-    """Atomically replace the marker: the index is now these versions."""
-    commit = Commit(versions={name: versions[name] for name in TABLES}, committed_at=time.time())
-    payload = {
+def write_commit(db: DbLocation, versions: dict[str, int], scope: Scope | None = None) -> Commit:
+    """Atomically replace the marker: the index is now these versions, built with scope."""
+    commit = Commit({name: versions[name] for name in TABLES}, time.time(), scope)
+    payload: dict[str, object] = {
         "format": MARKER_FORMAT,
         "versions": commit.versions,
         "committed_at": commit.committed_at,
     }
+    if scope is not None:
+        payload["scope"] = scope.to_json()
     locate(db).write_text(MARKER, json.dumps(payload))
     return commit
 

@@ -6,14 +6,25 @@ from pathlib import Path
 
 from ctxopt.config.settings import Settings
 from ctxopt.discover import walk as discovery
+from ctxopt.index.commit import safe_read_commit
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import file_hash
+from ctxopt.index.scope import with_stored_scope
 from ctxopt.index.store import IndexReader
 from ctxopt.types import Discovery, RefreshPlan
 
 
+def scoped_settings(settings: Settings) -> Settings:
+    """settings with the include, exclude and size limit the index was built with, where
+    no flag, variable or config file sets them (see index/scope.py)."""
+    commit = safe_read_commit(settings.db_path)
+    return with_stored_scope(settings, commit.scope if commit else None)
+
+
 def discover_files(settings: Settings) -> Discovery:
-    """The files an index run of settings.root covers (the index folder left out)."""
+    """The files an index run of settings.root covers (the index folder left out), within
+    the index's scope."""
+    settings = scoped_settings(settings)
     return discovery.discover(
         settings.root,
         include=settings.include,

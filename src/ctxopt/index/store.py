@@ -43,6 +43,7 @@ from ctxopt.index.cpu import ensure_lancedb_cpu
 from ctxopt.index.graph import FileGraph
 from ctxopt.index.location import IndexLocation, LocalIndex, locate, table_uri
 from ctxopt.index.lock import LOCK_NAME
+from ctxopt.index.scope import Scope
 from ctxopt.types import FileRecord, IndexMeta
 
 
@@ -310,7 +311,7 @@ class IndexWriter:
         )
         self._write(schema.GRAPH, rows, "overwrite")
 
-    def finish(self, *, rebuild_fts: bool) -> None:
+    def finish(self, *, rebuild_fts: bool, scope: Scope | None = None) -> None:
         """Bring the full-text index up to date, compact, commit, and drop old versions.
 
         The commit marker is written last: until then readers see the previous commit
@@ -332,7 +333,7 @@ class IndexWriter:
             if len(dataset.get_fragments()) > self.COMPACT_FRAGMENTS:
                 dataset.optimize.compact_files()
             versions[name] = self._open(name).version
-        write_commit(self.db, versions)
+        write_commit(self.db, versions, scope)
         for name in TABLES:  # we hold the lock: files of killed runs can go too
             self._open(name).cleanup_old_versions(
                 older_than=timedelta(seconds=0), delete_unverified=True

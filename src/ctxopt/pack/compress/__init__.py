@@ -69,15 +69,19 @@ def compress(text: str, language: str, level: Level, *, start_line: int = 1) -> 
 
 
 def signature_stub(text: str, language: str, *, start_line: int = 1) -> str:
-    """Signatures and docstrings/doc comments only; each body replaced by an elision marker."""
+    """Signatures and docstrings/doc comments only; each body replaced by an elision marker.
+    Never more tokens than the text: a chunk too short to gain from it (a three-line
+    struct, whose marker outweighs its body) is returned whole."""
     if not text.strip():
         return text
     try:
         if language not in GRAMMAR_LANGUAGES or language in CONFIG_LANGUAGES:
-            return head_stub(text, language, start_line)
-        return signatures_only(text, language, start_line=start_line)
+            stub = head_stub(text, language, start_line)
+        else:
+            stub = signatures_only(text, language, start_line=start_line)
     except Exception:
-        return head_stub(text, language, start_line)
+        stub = head_stub(text, language, start_line)
+    return text if tokens.count(stub) >= tokens.count(text) else stub
 
 
 def reduction_report(samples: Iterable[tuple[str, str]]) -> dict[str, float]:
