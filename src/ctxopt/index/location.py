@@ -119,7 +119,12 @@ class RemoteIndex:
             if not session.contains(name):
                 return None
             with _scratch() as local:
-                session.download_file(name, local)
+                try:
+                    session.download_file(name, local)
+                except (OSError, RuntimeError, ValueError):
+                    if not session.contains(name):  # deleted since we looked: no object
+                        return None
+                    raise
                 return Path(local).read_text(encoding="utf-8")
 
     def write_text(self, name: str, text: str) -> None:
