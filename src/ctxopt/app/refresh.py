@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ctxopt.app.index import keep
 from ctxopt.config.settings import Settings
 from ctxopt.errors import IndexBusyError
+from ctxopt.index import snapshot
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.schema import check_format
 from ctxopt.index.store import IndexReader
+from ctxopt.types import IndexStats
 from ctxopt.wording import plural
 
 Notify = Callable[[str], None]
@@ -33,23 +36,30 @@ def refresh_index(
 
     Returns the freshness and a reader of the index as it now is.
     """
+    before = snapshot.capture(settings)  # before anything reads a file
     reader = IndexReader(settings.db_path)
     check_format(reader.meta(), settings.db_path)  # e.g. an index without stored secrets
+    if before is not None and snapshot.matches(settings.db_path, before)[0]:
+        return Freshness(0, False), reader  # nothing changed since the index was found fresh
     stale = stale_count(stale_plan(settings, reader))
+    if not stale and before is not None:
+        snapshot.save(settings.db_path, before)
     if stale and refresh:
         if notify:
             notify(f"refreshing the index: {plural(stale, 'file')} changed since it was built")
         try:
-            build_index(settings)
+            stats = build_index(settings)
         except IndexBusyError:  # a `ctxopt index` is running: read the last committed index
             if notify:
                 notify("another ctxopt index is running; using the last complete index")
             return Freshness(stale, False), reader
+        if before is not None:
+            keep(settings, before, stats, snapshot.current_head(settings))
         return Freshness(stale, True), IndexReader(settings.db_path)
     return Freshness(stale, False), reader
 
 
-def build_index(settings: Settings) -> object:
+def build_index(settings: Settings) -> IndexStats:
     """The indexer, imported on first use: a query whose index is fresh never loads it (nor
     the parser workers and writers behind it)."""
     from ctxopt.index.build import build_index as build

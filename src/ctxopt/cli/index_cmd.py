@@ -78,8 +78,8 @@ def index(
     Incremental: only added and changed files are chunked and embedded again. With --json,
     stdout holds one JSON object of the run's figures.
     """
+    from ctxopt.app.index import index_repository
     from ctxopt.cli.render_stats import index_summary
-    from ctxopt.index.build import build_index
 
     terminal = Terminal(quiet=quiet or as_json)
     settings = settings_from_flags(
@@ -95,7 +95,7 @@ def index(
     progress = BarProgress(terminal)
     before = safe_read_commit(settings.db_path)
     try:
-        stats = build_index(settings, full=full, progress=progress, wait=wait)
+        stats = index_repository(settings, full=full, progress=progress, wait=wait)
     except KeyboardInterrupt:
         progress.stop()
         state = after_interrupt(settings.db_path, before)
