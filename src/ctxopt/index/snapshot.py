@@ -105,9 +105,9 @@ def folder_key(db: Path) -> list[list[Any]]:
 
 
 def capture(settings: Settings) -> TreeState | None:
-    """The state now; None when no snapshot applies (outside git, an index not on disk)."""
+    """The state now; None when no snapshot applies (outside git, an index on object storage)."""
     db = settings.db_path
-    if is_object_store(db) or not db.is_dir():
+    if is_object_store(db):
         return None
     listing = git_listing(settings.root, [db])
     if listing is None:
