@@ -31,6 +31,7 @@ def index_repository(
         if stats is not None:
             return stats
     head = snapshot.current_head(settings) if before is not None else ""
+    start_parsers()
     stats = _build(settings, full=full, progress=progress, wait=wait)
     if before is not None:
         keep(settings, before, stats, head)
@@ -66,3 +67,12 @@ def _build(settings: Settings, *, full: bool, progress: Progress | None, wait: b
     from ctxopt.index.build import build_index
 
     return build_index(settings, full=full, progress=progress, wait=wait)
+
+
+def start_parsers() -> None:
+    """Start the parser workers' fork server now: its start (a new interpreter importing the
+    parsers) overlaps the indexer's own imports and plan instead of following them.  Most
+    runs that get here have files to parse; for the others it is an idle process."""
+    from ctxopt.index.file_jobs import warm_up
+
+    warm_up()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ctxopt.app.index import keep
+from ctxopt.app.index import keep, start_parsers
 from ctxopt.config.settings import Settings
 from ctxopt.errors import IndexBusyError
 from ctxopt.index import snapshot
@@ -47,6 +47,7 @@ def refresh_index(
     if stale and refresh:
         if notify:
             notify(f"refreshing the index: {plural(stale, 'file')} changed since it was built")
+        start_parsers()
         try:
             stats = build_index(settings)
         except IndexBusyError:  # a `ctxopt index` is running: read the last committed index
