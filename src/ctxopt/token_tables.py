@@ -38,6 +38,14 @@ def cached_encoding(name: str, folder: Path) -> tiktoken.Encoding:
     return tiktoken.Encoding(**spec)
 
 
+def user_tables() -> Path:
+    """The tables' folder in ctxopt's user cache (the folder config.paths.user_cache names;
+    this stage sits below config, so it asks platformdirs itself)."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("ctxopt")) / "tokenizer"
+
+
 def tables_key(name: str, plugin: ModuleType, version: str) -> str:
     """What invalidates the tables: the format, the encoding, tiktoken's version and every
     file of the plugin (its module and its data folder), by size and mtime."""

@@ -5,8 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ctxopt.config.paths import user_cache
-from ctxopt.token_tables import cached_encoding
+from ctxopt.token_tables import cached_encoding, user_tables
 
 if TYPE_CHECKING:
     import tiktoken
@@ -23,7 +22,7 @@ def encoding() -> tiktoken.Encoding:
     parsed tables are cached in the user cache (token_tables), else tiktoken loads them.
     """
     try:
-        return cached_encoding(_OFFLINE_NAME, user_cache() / "tokenizer")
+        return cached_encoding(_OFFLINE_NAME, user_tables())
     except (ImportError, KeyError, AttributeError, OSError):  # another plugin layout
         import tiktoken
 
