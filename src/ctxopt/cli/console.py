@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from ctxopt.config.environment import no_color as no_color_set
 from ctxopt.config.environment import piped_width
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 def plain(value: object) -> Text:
@@ -73,6 +75,15 @@ class BarProgress:
     def start(self, total: int, description: str) -> None:
         if not self._enabled or total == 0:
             return
+        # imported here: query and pack never show a bar (rich.progress loads rich.live too)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         self._bar = Progress(
             TextColumn("{task.description}", markup=False),
             BarColumn(),

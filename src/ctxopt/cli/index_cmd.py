@@ -88,9 +88,9 @@ def index(
     a repository URL: it is cloned into the cache (or fetched) at --ref first. With --json,
     stdout holds one JSON object of the run's figures.
     """
+    from ctxopt.app.index import index_repository
     from ctxopt.cli.render_stats import index_summary
     from ctxopt.discover.remote import remote_repo
-    from ctxopt.index.build import build_index
 
     location = target or path
     if watch and as_json:
@@ -112,7 +112,7 @@ def index(
     progress = BarProgress(terminal)
     before = safe_read_commit(settings.db_path)
     try:
-        stats = build_index(settings, full=full, progress=progress, wait=wait)
+        stats = index_repository(settings, full=full, progress=progress, wait=wait)
     except KeyboardInterrupt:
         progress.stop()
         state = after_interrupt(settings.db_path, before)

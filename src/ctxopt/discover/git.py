@@ -88,8 +88,16 @@ def last_commit_times(root: Path, paths: Sequence[str]) -> dict[str, int]:
     args += ["--format=%x01%ct", f"-n{MAX_COMMITS}", "--", *specs]
     found: dict[str, int] = {}
     try:
+        # Unbuffered: each read returns what git has written so far.  A buffered read waits
+        # for a whole block, so finding one path's newest commit (the first few tokens) waited
+        # for git to walk enough history to fill 64 KiB: 1.6 s instead of 0.05 s on sympy.
         proc = subprocess.Popen(
-            args, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_git_env()
+            args,
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=_git_env(),
+            bufsize=0,
         )
     except OSError:
         return {}
@@ -125,7 +133,8 @@ def _log_entries(proc: subprocess.Popen[bytes]) -> Iterator[tuple[int, str]]:
 
 
 def _nul_tokens(stream: IO[bytes]) -> Iterator[bytes]:
-    """NUL-separated tokens of a binary stream, read in blocks."""
+    """NUL-separated tokens of a binary stream, read in blocks (as they arrive, on a raw
+    stream)."""
     rest = b""
     while block := stream.read(_READ_SIZE):
         *tokens, rest = (rest + block).split(b"\0")

@@ -35,7 +35,7 @@ from ctxopt.discover.skip_rules import VENDORED_DIRS, content_reason, name_reaso
 from ctxopt.languages import detect_language, is_special_filename
 from ctxopt.types import Discovery, SkippedFile, SourceFile
 
-__all__ = ["discover", "git_root", "head_commit", "last_commit_times"]
+__all__ = ["discover", "git_listing", "git_root", "head_commit", "last_commit_times"]
 
 HEAD_BYTES = 8192
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -233,6 +233,22 @@ def _hidden_dirs(root: Path, extra: Sequence[Path]) -> tuple[str, ...]:
     return tuple(hidden)
 
 
+def git_listing(
+    root: Path, extra_ignored_dirs: Sequence[Path] = ()
+) -> tuple[Path, list[str]] | None:
+    """The git top folder and git's listing that `discover` starts from (the same arguments
+    give the same listing); None outside git."""
+    top_root = resolve_root(root)
+    top, paths = _git_listing(top_root, _hidden_dirs(top_root, extra_ignored_dirs))
+    return None if top is None or paths is None else (top, paths)
+
+
+def _git_listing(top_root: Path, hidden: Sequence[str]) -> tuple[Path | None, list[str] | None]:
+    top = git_root(top_root)
+    paths = listed_files(top_root, [INDEX_DIR, *(h.rstrip("/") for h in hidden)]) if top else None
+    return top, paths
+
+
 def discover(
     root: Path,
     *,
@@ -251,8 +267,7 @@ def discover(
         exclude=glob_spec(exclude),
         hidden=hidden,
     )
-    top = git_root(top_root)
-    paths = listed_files(top_root, [INDEX_DIR, *(h.rstrip("/") for h in hidden)]) if top else None
+    top, paths = _git_listing(top_root, hidden)
     if paths is None:
         _walk(collector)
         return collector.result(None)
