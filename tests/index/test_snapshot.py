@@ -112,7 +112,10 @@ def test_any_change_runs_the_indexer(
 def test_other_settings_are_not_answered_by_the_snapshot(
     indexed: Settings, builds: list[Settings]
 ) -> None:
-    other = replace(indexed, exclude=("inventory/storage.py",))
+    sources = dict(indexed.sources) | {"exclude": "flag"}  # as `--exclude` sets it
+    other = replace(
+        indexed, exclude=("inventory/storage.py",), sources=tuple(sorted(sources.items()))
+    )
     stats = app_index.index_repository(other)
     assert len(builds) == 2 and stats.deleted == 1
 

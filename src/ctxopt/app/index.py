@@ -42,7 +42,7 @@ def unchanged_stats(
     settings: Settings, before: snapshot.TreeState, started: float, *, wait: bool
 ) -> IndexStats | None:
     """The figures of a run with nothing to do, or None when the snapshot does not vouch."""
-    db = settings.db_path
+    db = snapshot.index_folder(settings)
     holds, figures = snapshot.matches(db, before)
     if not holds or figures is None or settings.source("embedder") != "default":
         return None
@@ -57,9 +57,9 @@ def keep(settings: Settings, before: snapshot.TreeState, stats: IndexStats, head
     left, is the next run's snapshot (none when another run may have written since)."""
     after = snapshot.after_own_run(settings, before)
     if after is None:
-        snapshot.discard(settings.db_path)
+        snapshot.discard(snapshot.index_folder(settings))
     else:
-        snapshot.save(settings.db_path, after, snapshot.Figures.of(stats, head))
+        snapshot.save(snapshot.index_folder(settings), after, snapshot.Figures.of(stats, head))
 
 
 def _build(settings: Settings, *, full: bool, progress: Progress | None, wait: bool) -> IndexStats:

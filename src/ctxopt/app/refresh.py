@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ctxopt.config.paths import is_object_store
 from ctxopt.app.index import keep, start_parsers
+from ctxopt.config.paths import is_object_store
 from ctxopt.config.settings import Settings
 from ctxopt.errors import IndexBusyError
 from ctxopt.index import snapshot
@@ -51,13 +51,13 @@ def refresh_index(
     before = snapshot.capture(settings)  # before anything reads a file
     reader = reader or IndexReader(settings.db_path)
     check_format(reader.meta(), settings.db_path)  # e.g. an index without stored secrets
-    if before is not None and snapshot.matches(settings.db_path, before)[0]:
+    if before is not None and snapshot.matches(snapshot.index_folder(settings), before)[0]:
         return Freshness(0, False), reader  # nothing changed since the index was found fresh
     stale = stale_count(stale_plan(settings, reader))
     if stale and is_object_store(settings.db_path):  # shared: the caller warns
         return Freshness(stale, False), reader
     if not stale and before is not None:
-        snapshot.save(settings.db_path, before)
+        snapshot.save(snapshot.index_folder(settings), before)
     if stale and refresh:
         if notify:
             notify(f"refreshing the index: {plural(stale, 'file')} changed since it was built")

@@ -104,11 +104,20 @@ def folder_key(db: Path) -> list[list[Any]]:
     return entries
 
 
+def index_folder(settings: Settings) -> Path:
+    """The local index folder of settings: snapshots are kept only for one (capture gives
+    None for an index on object storage, so no snapshot reaches the callers of this)."""
+    db = settings.db_path
+    if not isinstance(db, Path):
+        raise ValueError(f"no snapshot is kept for an index on object storage ({db})")
+    return db
+
+
 def capture(settings: Settings) -> TreeState | None:
     """The state now; None when no snapshot applies (outside git, an index on object storage)."""
-    db = settings.db_path
-    if is_object_store(db):
+    if is_object_store(settings.db_path):
         return None
+    db = index_folder(settings)
     listing = git_listing(settings.root, [db])
     if listing is None:
         return None
@@ -182,7 +191,7 @@ def discard(db: Path) -> None:
 def after_own_run(settings: Settings, before: TreeState) -> TreeState | None:
     """The tree as captured before an index run, keyed on the index folder as the run left
     it; None when another run may have written since (its pid holds the lock file)."""
-    db = settings.db_path
+    db = index_folder(settings)
     if holder(db) != os.getpid():
         return None
     folder = folder_key(db)
