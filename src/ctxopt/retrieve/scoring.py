@@ -53,6 +53,7 @@ INTENT_KINDS: dict[IntentType, dict[str, float]] = {
                          "method": 0.6, "doc": 0.8, "type": 0.8},
     IntentType.REFACTOR: {"function": 1.0, "method": 1.0, "class": 1.0},
     IntentType.TEST: {"test": 1.0, "function": 0.6, "method": 0.6, "class": 0.6},
+    IntentType.REVIEW: {"function": 1.0, "method": 1.0, "class": 0.8, "test": 0.6},
 }  # fmt: skip
 
 

@@ -14,6 +14,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.languages.naming import is_doc_path, is_test_path
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
 from ctxopt.retrieve.companions import companion_tests
+from ctxopt.retrieve.confidence import retrieval_confidence
 from ctxopt.retrieve.entities import Entities, extract_entities, query_terms
 from ctxopt.retrieve.filters import checked_kinds, checked_languages
 from ctxopt.retrieve.intent import Intent, IntentType, detect_intent
@@ -59,6 +60,7 @@ class QueryResult:
     results: tuple[ScoredChunk, ...]
     candidates: int
     embedder: str
+    confidence: float = 0.0  # retrieval_confidence of the whole ranking (pack reports it too)
 
 
 Embed = Callable[[str], Sequence[float]]
@@ -185,6 +187,7 @@ def search(
         results=tuple(ranked[: options.k]),
         candidates=len(pool),
         embedder=meta.embedder,
+        confidence=retrieval_confidence(entities, ranked),
     )
 
 

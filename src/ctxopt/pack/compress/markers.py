@@ -34,8 +34,7 @@ def is_marker(body: bytes) -> bool:
 def shows_code(text: str) -> bool:
     """True when text has a line that is neither blank nor an elision marker."""
     return any(
-        line.strip() and not is_marker(line.encode("utf-8", "replace"))
-        for line in text.split("\n")
+        line.strip() and not is_marker(line.encode("utf-8", "replace")) for line in text.split("\n")
     )
 
 
