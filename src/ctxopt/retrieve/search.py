@@ -18,6 +18,7 @@ from ctxopt.retrieve.confidence import retrieval_confidence
 from ctxopt.retrieve.entities import Entities, extract_entities, query_terms
 from ctxopt.retrieve.filters import checked_kinds, checked_languages
 from ctxopt.retrieve.intent import Intent, IntentType, detect_intent
+from ctxopt.retrieve.localise import localise_long_hits, shows_its_lines
 from ctxopt.retrieve.scoring import (
     ScoredChunk,
     ScoringContext,
@@ -184,7 +185,7 @@ def search(
         task=task,
         intent=intent,
         entities=entities,
-        results=tuple(ranked[: options.k]),
+        results=localise_long_hits(ranked[: options.k], task, settings.root),
         candidates=len(pool),
         embedder=meta.embedder,
         confidence=retrieval_confidence(entities, ranked),
@@ -217,7 +218,7 @@ def add_window_evidence(
         by_path.setdefault(ranked.path, []).append(ranked)
     for chunk in source.in_files(files):
         found = by_path.get(chunk.path)
-        if not found or not _shows_its_lines(chunk):
+        if not found or not shows_its_lines(chunk):
             continue
         window = best_window(found, chunk.path, chunk.start_line, chunk.end_line)
         if window is None:
@@ -231,12 +232,6 @@ def add_window_evidence(
             max(chunk.start_line, window.start_line),
             min(chunk.end_line, window.end_line),
         )
-
-
-def _shows_its_lines(chunk: Chunk) -> bool:
-    """False for summaries (a class shown as its member list) that span more than they show."""
-    span = chunk.end_line - chunk.start_line + 1
-    return chunk.text.count("\n") + 1 >= span // 2
 
 
 def _names_docs(entities: Entities) -> bool:
