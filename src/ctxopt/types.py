@@ -240,7 +240,6 @@ class StepReason(str, Enum):
     SMALL_BUDGET = "small_budget"  # the whole pack starts at signatures
     TYPE_SIGNATURE = "type_signature"  # used types are shown as signatures only
     LONG_LEAD = "long_lead"  # a best hit too long to show whole: its excerpt
-    LONG_CHUNK = "long_chunk"  # a long chunk goes in as its excerpt, whole only if room is left
     NO_ROOM = "no_room"  # a fuller form did not fit in the budget left
 
     @property
@@ -252,7 +251,6 @@ _STEP_TEXT = {
     StepReason.SMALL_BUDGET: "small budget: signatures only",
     StepReason.TYPE_SIGNATURE: "used types are shown as signatures",
     StepReason.LONG_LEAD: "too long to show whole",
-    StepReason.LONG_CHUNK: "long: the lines around the task's words",
     StepReason.NO_ROOM: "no room for more of it",
 }
 

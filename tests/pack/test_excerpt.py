@@ -1,6 +1,6 @@
 from ctxopt.pack.content import excerpt_content, make_renderer
 from ctxopt.pack.select import SelectOptions, excerpt_lines, select
-from ctxopt.types import Chunk, ChunkKind, Fidelity, ScoredChunk, StepReason
+from ctxopt.types import Chunk, ChunkKind, Fidelity, ScoredChunk
 
 
 def long_function(start: int = 10, body_lines: int = 120) -> Chunk:
@@ -59,42 +59,3 @@ def test_without_focus_lines_a_big_chunk_steps_down_to_its_signature() -> None:
     selection = select([hit_with_focus(chunk, None)], SelectOptions(budget=300), render)
     (choice,) = selection.chosen
     assert choice.fidelity == Fidelity.SIGNATURE
-
-
-def filler(name: str, tokens: int, score: float) -> ScoredChunk:
-    chunk = Chunk(
-        id=f"{name}.py:f", path=f"{name}.py", language="python", kind=ChunkKind.FUNCTION,
-        name=name, qualified_name=name, signature=f"def {name}():", docstring="",
-        start_line=1, end_line=3, text=f"def {name}():\n    x = 1\n    return x",
-        tokens=tokens, content_hash=name,
-    )  # fmt: skip
-    return ScoredChunk(chunk, score, {}, (), {"symbol": 0.0})
-
-
-def fake_render(chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None):  # type: ignore[no-untyped-def]
-    if fidelity == Fidelity.EXCERPT and lines is not None:
-        share = (lines[1] - lines[0] + 1) / (chunk.end_line - chunk.start_line + 1)
-        return "excerpt", int(chunk.tokens * share) + 12
-    if fidelity == Fidelity.FULL:
-        return "full", chunk.tokens + 12
-    return "sig", 20
-
-
-def test_a_long_chunk_competes_as_its_excerpt_when_room_is_short() -> None:
-    # 1,440 tokens, its excerpt about 480: it goes in before cheaper weaker chunks that
-    # would otherwise leave it room for its signature only
-    long_hit = ScoredChunk(long_function(), 0.6, {}, (), {"symbol": 0.0}, (60, 100))
-    leads = [filler(f"lead{i}", 100, 0.9) for i in range(5)]
-    others = [filler(f"f{i}", 300, 0.45) for i in range(6)]
-    hits = [*leads, long_hit, *others]
-    chosen = select(hits, SelectOptions(budget=2000), fake_render).chosen
-    by_name = {c.hit.chunk.name: c for c in chosen}
-    assert by_name["handle"].fidelity == Fidelity.EXCERPT
-    assert by_name["handle"].lines == (60, 100)
-    assert by_name["handle"].stepped is StepReason.LONG_CHUNK
-
-
-def test_an_excerpt_is_widened_to_the_whole_chunk_when_room_is_left() -> None:
-    long_hit = ScoredChunk(long_function(), 0.5, {}, (), {"symbol": 0.0}, (60, 100))
-    chosen = select([long_hit], SelectOptions(budget=8000), fake_render).chosen
-    assert [c.fidelity for c in chosen] == [Fidelity.FULL]

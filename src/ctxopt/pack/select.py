@@ -56,8 +56,6 @@ FIDELITY_ORDER = (
     Fidelity.PATH,
 )
 EXCERPT_SAVING = 1.5  # an excerpt only stands in for a chunk this many times its length
-EXCERPT_FIRST_TOKENS = 500  # a chunk this long with focus lines competes as its excerpt ...
-# ... (its cost is the excerpt's) and is shown whole only if room is left at the end
 
 
 @dataclass(frozen=True)
@@ -129,21 +127,6 @@ def _types_used(chosen: Sequence[Choice], hits: Sequence[ScoredChunk]) -> list[S
     return list(found.values())
 
 
-def excerpt_first(hit: ScoredChunk) -> bool:
-    """A long chunk with focus lines: it competes as the excerpt around the task's words."""
-    return hit.chunk.tokens >= EXCERPT_FIRST_TOKENS and excerpt_lines(hit) is not None
-
-
-def competing_tokens(hit: ScoredChunk) -> int:
-    """The tokens a hit competes with for a place: its excerpt's when it goes in as one."""
-    lines = excerpt_lines(hit)
-    if lines is None or hit.chunk.tokens < EXCERPT_FIRST_TOKENS:
-        return hit.chunk.tokens
-    chunk = hit.chunk
-    share = (lines[1] - lines[0] + 1) / (chunk.end_line - chunk.start_line + 1)
-    return max(1, int(chunk.tokens * share))
-
-
 def floor_cost(chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None) -> int:
     """A cheap lower bound of an entry's cost, to skip rendering what cannot fit."""
     if fidelity == Fidelity.FULL:
@@ -199,7 +182,7 @@ class _Budget:
             if fidelity != Fidelity.PATH and hit.chunk.path not in self.headers:
                 cost += FILE_HEADER  # the first chunk of a file also pays for its header
             if self.spent + cost <= self.options.budget:
-                stepped = self._step_reason(fidelity, start, highest, why)
+                stepped = self._step_reason(fidelity, start, highest)
                 self.chosen.append(Choice(hit, fidelity, content, cost, why, lines, stepped))
                 self.spent += cost
                 if why.counts_toward_cap:
@@ -210,9 +193,7 @@ class _Budget:
             self.dropped.append(Dropped(hit, DropReason.NO_ROOM))
         return False
 
-    def _step_reason(
-        self, fidelity: Fidelity, start: int, highest: Fidelity, why: PickReason
-    ) -> StepReason | None:
+    def _step_reason(self, fidelity: Fidelity, start: int, highest: Fidelity) -> StepReason | None:
         """Why an entry is below full: where its ladder started, or for want of room."""
         if fidelity == Fidelity.FULL:
             return None
@@ -222,7 +203,7 @@ class _Budget:
             return StepReason.SMALL_BUDGET
         if highest == Fidelity.SIGNATURE:
             return StepReason.TYPE_SIGNATURE
-        return StepReason.LONG_LEAD if why is PickReason.LEAD else StepReason.LONG_CHUNK
+        return StepReason.LONG_LEAD
 
 
 def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) -> Selection:
@@ -258,10 +239,8 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
                 Dropped(best, DropReason.PER_FILE_CAP, options.max_chunks_per_file)
             )
             continue
-        highest = Fidelity.EXCERPT if excerpt_first(best) else Fidelity.FULL
-        state.try_add(best, PickReason.SCORE, highest=highest)
+        state.try_add(best, PickReason.SCORE)
     _fill_leftover(state, position)
-    _widen_excerpts(state)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
 
 
@@ -342,7 +321,7 @@ def _by_priority(
 
     def key(hit: ScoredChunk) -> tuple[float, int]:
         return (
-            -_priority(hit, competing_tokens(hit), state.per_file[hit.chunk.path]),
+            -_priority(hit, hit.chunk.tokens, state.per_file[hit.chunk.path]),
             position[hit.chunk.id],
         )
 
@@ -366,20 +345,3 @@ def _fill_leftover(state: _Budget, position: dict[str, int]) -> None:
             break
         if state.try_add(hit, PickReason.LEFTOVER, Fidelity.FULL, note=False):
             state.dropped = [d for d in state.dropped if d.hit.chunk.id != hit.chunk.id]
-
-
-def _widen_excerpts(state: _Budget) -> None:
-    """Room left at the end: long chunks that went in as excerpts are shown whole, best
-    first, while their whole text fits."""
-    for index in sorted(
-        (i for i, c in enumerate(state.chosen) if c.stepped is StepReason.LONG_CHUNK),
-        key=lambda i: -state.chosen[i].hit.score,
-    ):
-        old = state.chosen[index]
-        header = old.tokens - state.render(old.hit.chunk, Fidelity.EXCERPT, old.lines)[1]
-        content, cost = state.render(old.hit.chunk, Fidelity.FULL)
-        cost += header  # the file's header, when this entry pays for it
-        if not content.strip() or state.spent - old.tokens + cost > state.options.budget:
-            continue
-        state.chosen[index] = Choice(old.hit, Fidelity.FULL, content, cost, old.why)
-        state.spent += cost - old.tokens
