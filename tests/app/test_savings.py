@@ -96,3 +96,14 @@ def test_compression_is_measured_from_the_index_alone(indexed: Settings, tmp_pat
     sample = compression_ratios(reader, sample_tokens=300)
     assert sample.sampled and 0 < sample.chunks < len(chunks)
     assert sample.index_tokens == report.tokens
+
+
+@pytest.mark.parametrize("task", [TASK, "inventory is not refreshed after a save", "zzz qqq"])
+def test_query_and_pack_report_one_confidence(indexed: Settings, task: str) -> None:
+    from ctxopt.app.query import refresh_then_query
+    from ctxopt.retrieve.search import QueryOptions
+
+    queried, _ = refresh_then_query(indexed, task, QueryOptions(k=5))
+    packed = refresh_then_pack(indexed, PackOptions(task=task, budget=900), refresh=False)
+    assert queried.confidence == packed.confidence
+    assert 0.0 <= packed.confidence <= 1.0

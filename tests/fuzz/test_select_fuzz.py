@@ -19,8 +19,8 @@ from ctxopt.pack.content import make_renderer
 from ctxopt.pack.fit import Fitting, fit_prompt
 from ctxopt.pack.gaps import blank_gap_checker
 from ctxopt.pack.render import FORMATS, RenderInput, render
-from ctxopt.pack.select import Fidelity, SelectOptions, select
-from ctxopt.types import Choice, Chunk, ScoredChunk
+from ctxopt.pack.select import SelectOptions, select
+from ctxopt.types import Choice, Chunk, Fidelity, ScoredChunk
 from fuzzsource import EXTENSIONS, fuzz_settings, sources
 
 

@@ -35,7 +35,7 @@ def query_json(result: QueryResult, *, explain: bool) -> list[dict[str, Any]]:
 
 def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> None:
     terminal.info(
-        f"intent: {result.intent.type.value} ({result.intent.confidence:.2f}); "
+        f"intent: {result.intent.type.value}; confidence {result.confidence:.2f}; "
         f"{result.candidates} candidates"
     )
     if not result.results:

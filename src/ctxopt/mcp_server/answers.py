@@ -15,9 +15,7 @@ from ctxopt.app.stats_report import StatsReport, report_json
 from ctxopt.cli.render_pack import pack_json
 from ctxopt.cli.render_query import result_json
 from ctxopt.mcp_server.reading import Lines
-from ctxopt.pack.api import PackResult
-from ctxopt.retrieve.search import QueryResult
-from ctxopt.types import Chunk, IndexStats
+from ctxopt.types import Chunk, IndexStats, PackResult, QueryResult
 from ctxopt.wording import plural
 
 

@@ -25,9 +25,9 @@ from ctxopt.errors import CtxoptError, IndexMissingError
 from ctxopt.index.commit import read_commit
 from ctxopt.index.store import IndexReader
 from ctxopt.mcp_server import reading
-from ctxopt.pack.api import PackOptions, PackResult
-from ctxopt.retrieve.search import QueryOptions, QueryResult
-from ctxopt.types import Chunk, IndexStats
+from ctxopt.pack.api import PackOptions
+from ctxopt.retrieve.search import QueryOptions
+from ctxopt.types import Chunk, IndexStats, PackResult, QueryResult
 
 Notify = Callable[[str], None]
 WARM_UP_TASK = "how is this repository organised"

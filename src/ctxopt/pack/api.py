@@ -24,10 +24,10 @@ from ctxopt.pack.gaps import blank_gap_checker
 from ctxopt.pack.render import FORMATS, RenderInput, render
 from ctxopt.pack.select import FILE_HEADER, Render, SelectOptions, select
 from ctxopt.retrieve.candidates import CandidateSource
+from ctxopt.retrieve.confidence import retrieval_confidence
 from ctxopt.retrieve.search import QueryOptions
 from ctxopt.secrets import redact_text
 from ctxopt.secrets.chunks import redacted_hits, shown_secrets
-from ctxopt.terms import split_identifier
 from ctxopt.types import (
     Choice,
     Dropped,
@@ -118,7 +118,9 @@ def pack_query_result(
     records = reader.file_records()
     repo_tokens = sum(r.tokens for r in records.values())
     hits = _merge_hits(options.extra_hits, query.results)
-    confidence = _confidence(query, hits)
+    confidence = (
+        query.confidence if not options.extra_hits else retrieval_confidence(query.entities, hits)
+    )
     warnings: list[str] = []
     if confidence < LOW_CONFIDENCE:
         warnings.append(
@@ -286,20 +288,3 @@ def _task_text(options: PackOptions, *, redact: bool) -> str:
 def _merge_hits(extra: Sequence[ScoredChunk], results: Sequence[ScoredChunk]) -> list[ScoredChunk]:
     seen = {h.chunk.id for h in extra}
     return [*extra, *(h for h in results if h.chunk.id not in seen)]
-
-
-def _confidence(query: QueryResult, hits: Sequence[ScoredChunk]) -> float:
-    """0..1: the share of the task's words found in the top hits; high when it names one."""
-    if not hits:
-        return 0.0
-    words = {w.lower() for w in query.entities.words}
-    words.update(p for ident in query.entities.identifiers for p in split_identifier(ident))
-    if not words:
-        return 0.0
-    seen = " ".join(
-        f"{h.chunk.path} {h.chunk.qualified_name} {h.chunk.text[:4000]}" for h in hits[:5]
-    ).lower()
-    coverage = sum(1 for word in words if word in seen) / len(words)
-    if any(h.named_by_task for h in hits[:20]):
-        coverage = max(coverage, 0.9)
-    return round(coverage, 2)

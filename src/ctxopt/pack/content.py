@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ctxopt import tokens
 from ctxopt.pack.compress import Level, compress, signature_stub
-from ctxopt.pack.compress.markers import marker
+from ctxopt.pack.compress.markers import marker, shows_code
 from ctxopt.pack.select import Render
 from ctxopt.types import Chunk, Fidelity
 
@@ -12,6 +12,9 @@ ENTRY_OVERHEAD = 12  # label line and code fence around each entry (select.MIN_E
 # undercounts a label (about 20 tokens with fences): a selection that overfills and then
 # drops its lowest-scored entries covered more changed lines on the retrieval benchmark
 # than one that stops at an exact estimate (ky, 80 cases: 0.757 against 0.738 at 16k).
+
+
+HEAD_CHARS = 20  # a stub shows its declaration when it holds the signature's start
 
 
 def excerpt_content(chunk: Chunk, lines: tuple[int, int], level: Level) -> str:
@@ -42,13 +45,41 @@ def chunk_content(
     if fidelity == Fidelity.FULL:
         return compress(chunk.text, chunk.language, level, start_line=chunk.start_line)
     if fidelity == Fidelity.SIGNATURE:
-        if chunk.summary:
-            return chunk.text
-        return signature_stub(chunk.text, chunk.language, start_line=chunk.start_line)
+        return signature_content(chunk)
     if fidelity == Fidelity.STUB:
         line = chunk.signature or next((ln for ln in chunk.text.splitlines() if ln.strip()), "")
         return line.strip()[:200]
     return ""
+
+
+def signature_content(chunk: Chunk) -> str:
+    """The chunk's signatures and docs; when that shows no declaration (a type alias or a
+    struct is all body, so its stub is only a marker or a doc comment), the declaration's
+    line and one marker for the rest: an entry never costs tokens without showing code."""
+    if chunk.summary:
+        return chunk.text
+    stub = signature_stub(chunk.text, chunk.language, start_line=chunk.start_line)
+    head = " ".join(chunk.signature.split())[:HEAD_CHARS]
+    if shows_code(stub) and head in " ".join(stub.split()):
+        return stub
+    return declaration_line(chunk, head)
+
+
+def declaration_line(chunk: Chunk, head: str) -> str:
+    """The line that declares the chunk (the first holding its signature, else the first
+    line of code), and a marker for the lines after it."""
+    rows = chunk.text.split("\n")
+    filled = [i for i, row in enumerate(rows) if row.strip()]
+    if not filled:
+        return ""
+    start = " ".join(head.split()[:2])
+    at = next((i for i in filled if start and start in " ".join(rows[i].split())), filled[0])
+    line = rows[at]
+    if at >= filled[-1]:
+        return line
+    last = chunk.start_line + filled[-1]
+    indent = line[: len(line) - len(line.lstrip())]
+    return line + "\n" + marker(chunk.start_line + at + 1, last, chunk.language, indent)
 
 
 def make_renderer(level: Level) -> Render:

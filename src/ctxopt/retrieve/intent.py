@@ -11,15 +11,33 @@ PATTERNS: dict[IntentType, tuple[str, ...]] = {
         r"\bfix(e[sd]|ing)?\b",
         r"\bbugs?\b",
         r"\berrors?\b",
+        r"\w(Error|Exception)\b",  # a raised error named in a report: OverflowError
         r"\bnot working\b",
         r"\bbroken\b",
         r"\bcrash(es|ed|ing)?\b",
+        r"\bpanic(s|ked|king)?\b",
         r"\bfail(s|ed|ing|ure)?\b",
         r"\bexceptions?\b",
-        r"\bwrong\b",
-        r"\bincorrect\b",
+        r"\bwrong(ly)?\b",
+        r"\bincorrect(ly)?\b",
+        r"\bcorrect(s|ed)? the\b",
         r"\bregression\b",
-        r"\bdoesn'?t\b",
+        # a report of what the code does not do: "is not refreshed", "does not respect"
+        r"\b(is|are|was|were|does|do|did|has|have|can|could|should|will|would)(n'?t| not)\b",
+        r"\b(isn|aren|wasn|weren|doesn|don|didn|hasn|haven|can|couldn|shouldn|won|wouldn)'?t\b",
+        r"\bno longer\b",
+        r"\bignor(es|ed|ing)\b",
+        r"\b(is|are) missing\b",
+        r"\bmissing from\b",
+        r"\binstead of\b",
+        r"\bsilently\b",
+        r"\bdouble[- ]\w+ed\b",
+        r"\b(twice|unexpected(ly)?)\b",
+        r"\bdrops?\b",
+        r"\bloses?\b",
+        r"\bprevent\b",
+        r"\bit should\b",
+        r"\brace\b",
         r"\bhandle\b",
     ),
     IntentType.FEATURE_ADD: (
@@ -43,6 +61,7 @@ PATTERNS: dict[IntentType, tuple[str, ...]] = {
         r"\boverview\b",
         r"\bunderstand\b",
         r"\bwhere is\b",
+        r"\bwalk me through\b",
     ),
     IntentType.REFACTOR: (
         r"\brefactor(s|ed|ing)?\b",
@@ -54,6 +73,7 @@ PATTERNS: dict[IntentType, tuple[str, ...]] = {
         r"\brestructure\b",
         r"\bmove\b",
         r"\bdeduplicate\b",
+        r"\bsplit\b.*\binto\b",
     ),
     IntentType.TEST: (
         r"\btests?\b",
@@ -63,6 +83,7 @@ PATTERNS: dict[IntentType, tuple[str, ...]] = {
         r"\bpytest\b",
         r"\bassert(ion)?s?\b",
         r"\bfixtures?\b",
+        r"\badd(s|ed|ing)? (a |an |the |more |missing )?(unit )?(tests?|specs?)\b",
     ),
     IntentType.DEBUG: (
         r"\bdebug(ging)?\b",
@@ -74,10 +95,21 @@ PATTERNS: dict[IntentType, tuple[str, ...]] = {
         r"\bslow\b",
         r"\bleak(s|ing)?\b",
         r"\binvestigate\b",
+        r"\bfind out\b",
+    ),
+    IntentType.REVIEW: (
+        r"\breview(s|ed|ing)?\b",
+        r"\blook over\b",
+        r"\bpull request\b",
+        r"\b(this|the|my) (change|diff|patch|pr)\b",
+        r"\bcheck (this|the|my)\b",
     ),
 }
 _COMPILED = {intent: [re.compile(p, re.I) for p in pats] for intent, pats in PATTERNS.items()}
+# one-word patterns only: those that can match a first word on its own
+_LEADS = {i: [rx for rx in rxs if " " not in rx.pattern] for i, rxs in _COMPILED.items()}
 _PRIORITY = [
+    IntentType.REVIEW,
     IntentType.TEST,
     IntentType.REFACTOR,
     IntentType.EXPLAIN,
@@ -87,16 +119,27 @@ _PRIORITY = [
 ]
 
 
+LEAD_BONUS = 1  # the task's first word counts again: "Add `data` to HTTPError" adds
+_FIRST_WORD = re.compile(r"\W*(\w+)")
+
+
 def detect_intent(task: str, entities: Entities) -> Intent:
-    """Count pattern hits per intent; ties go to the more specific intent."""
-    scores = {i.value: sum(1 for rx in _COMPILED[i] if rx.search(task)) for i in IntentType}
+    """Count pattern hits per intent, the first word's twice; ties go to the more specific
+    intent."""
+    found = _FIRST_WORD.match(task)
+    first = found.group(1) if found else ""
+    scores = {
+        i.value: sum(1 for rx in _COMPILED[i] if rx.search(task))
+        + LEAD_BONUS * any(rx.search(first) for rx in _LEADS[i])
+        for i in IntentType
+    }
     best = max(_PRIORITY, key=lambda i: (scores[i.value], -_PRIORITY.index(i)))
     total = sum(scores.values())
     if scores[best.value] == 0:
-        best, confidence = IntentType.FEATURE_ADD, 0.3
+        best, certainty = IntentType.FEATURE_ADD, 0.3
     else:
-        confidence = round(min(1.0, 0.5 + 0.5 * scores[best.value] / total), 2)
-    return Intent(best, confidence, task_complexity(task, entities), scores)
+        certainty = round(min(1.0, 0.5 + 0.5 * scores[best.value] / total), 2)
+    return Intent(best, certainty, task_complexity(task, entities), scores)
 
 
 _REASONING = re.compile(

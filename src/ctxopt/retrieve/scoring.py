@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from ctxopt.embed.base import MINILM_NAME
-from ctxopt.languages import TEXT, by_name, detect_language, named_in_task
+from ctxopt.languages import TEXT, detect_language, named_in_task
 from ctxopt.languages.naming import subject_stem
 from ctxopt.retrieve.candidates import Candidate
+from ctxopt.retrieve.secondary import SECONDARY_FACTORS, secondary_class
 from ctxopt.terms import split_identifier
-from ctxopt.types import Chunk, ChunkKind, Entities, Intent, IntentType, ScoredChunk
+from ctxopt.types import Chunk, Entities, Intent, IntentType, ScoredChunk
 
 RRF_K = 60
 
@@ -37,7 +38,6 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "language": 0.02,  # languages the task mentions
 }
 SOURCE_WEIGHTS = {"lexical": 1.0, "vector": 0.3, "entity": 1.0}
-SECONDARY_FACTOR = 0.8  # tests and docs, unless the task is about them
 RECENCY_HALF_LIFE = 90 * 86400
 
 _ERROR_HANDLING = re.compile(r"\b(raise|throw|except|catch|Err\(|panic|errors?\.|error)\b")
@@ -51,6 +51,7 @@ INTENT_KINDS: dict[IntentType, dict[str, float]] = {
                          "method": 0.6, "doc": 0.8, "type": 0.8},
     IntentType.REFACTOR: {"function": 1.0, "method": 1.0, "class": 1.0},
     IntentType.TEST: {"test": 1.0, "function": 0.6, "method": 0.6, "class": 0.6},
+    IntentType.REVIEW: {"function": 1.0, "method": 1.0, "class": 0.8, "test": 0.6},
 }  # fmt: skip
 
 
@@ -144,16 +145,6 @@ def location_match(chunk: Chunk, entities: Entities) -> float:
     )
 
 
-def is_secondary(chunk: Chunk) -> bool:
-    """Tests and prose crowd out code unless the task asks for them."""
-    return chunk.kind in (ChunkKind.TEST, ChunkKind.DOC) or _secondary_language(chunk.language)
-
-
-def _secondary_language(name: str) -> bool:
-    record = by_name(name)
-    return record is not None and record.secondary
-
-
 def features(candidate: Candidate, ctx: ScoringContext, best_lexical: float) -> dict[str, float]:
     chunk = candidate.chunk
     task_words = frozenset(ctx.entities.words)
@@ -190,9 +181,11 @@ def score_candidates(
         raw = features(candidate, ctx, best_lexical)
         contributions = {k: round(weights.get(k, 0.0) * v, 5) for k, v in raw.items()}
         score = sum(contributions.values())
-        if is_secondary(candidate.chunk) and not ctx.secondary_wanted:
-            contributions["secondary_penalty"] = round(-score * (1 - SECONDARY_FACTOR), 5)
-            score *= SECONDARY_FACTOR
+        secondary = secondary_class(candidate.chunk)
+        if secondary is not None and not ctx.secondary_wanted:
+            factor = SECONDARY_FACTORS[secondary]
+            contributions["secondary_penalty"] = round(-score * (1 - factor), 5)
+            score *= factor
         scored.append(
             ScoredChunk(
                 candidate.chunk,

@@ -14,9 +14,11 @@ from ctxopt.index.store import IndexReader
 from ctxopt.languages.naming import is_doc_path, is_test_path
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
 from ctxopt.retrieve.companions import companion_tests
+from ctxopt.retrieve.confidence import retrieval_confidence
 from ctxopt.retrieve.entities import extract_entities, query_terms
 from ctxopt.retrieve.filters import checked_kinds, checked_languages
 from ctxopt.retrieve.intent import detect_intent
+from ctxopt.retrieve.localise import localise_long_hits, shows_its_lines
 from ctxopt.retrieve.scoring import (
     ScoringContext,
     mentioned_languages,
@@ -171,9 +173,10 @@ def search(
         task=task,
         intent=intent,
         entities=entities,
-        results=tuple(ranked[: options.k]),
+        results=localise_long_hits(ranked[: options.k], task, settings.root),
         candidates=len(pool),
         embedder=meta.embedder,
+        confidence=retrieval_confidence(entities, ranked),
     )
 
 
@@ -203,7 +206,7 @@ def add_window_evidence(
         by_path.setdefault(ranked.path, []).append(ranked)
     for chunk in source.in_files(files):
         found = by_path.get(chunk.path)
-        if not found or not _shows_its_lines(chunk):
+        if not found or not shows_its_lines(chunk):
             continue
         window = best_window(found, chunk.path, chunk.start_line, chunk.end_line)
         if window is None:
@@ -217,12 +220,6 @@ def add_window_evidence(
             max(chunk.start_line, window.start_line),
             min(chunk.end_line, window.end_line),
         )
-
-
-def _shows_its_lines(chunk: Chunk) -> bool:
-    """False for summaries (a class shown as its member list) that span more than they show."""
-    span = chunk.end_line - chunk.start_line + 1
-    return chunk.text.count("\n") + 1 >= span // 2
 
 
 def _names_docs(entities: Entities) -> bool:

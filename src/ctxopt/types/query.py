@@ -16,12 +16,14 @@ class IntentType(str, Enum):
     REFACTOR = "refactor"
     TEST = "test"
     DEBUG = "debug"
+    REVIEW = "review"
 
 
 @dataclass(frozen=True)
 class Intent:
     type: IntentType
-    confidence: float  # 0..1: how clearly the text signals this intent
+    certainty: float  # 0..1: how clearly the text signals this intent (not the confidence
+    # query and pack report: that is retrieve.confidence)
     complexity: float  # 0..1: rough task complexity (length, entities, reasoning words)
     scores: dict[str, int]
 
@@ -88,3 +90,4 @@ class QueryResult:
     results: tuple[ScoredChunk, ...]
     candidates: int
     embedder: str
+    confidence: float = 0.0  # retrieval_confidence of the whole ranking (pack reports it too)

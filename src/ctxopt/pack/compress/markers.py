@@ -31,6 +31,13 @@ def is_marker(body: bytes) -> bool:
     return text.rstrip(" */").endswith(" elided") and any(w in text for w in _MARKER_WORDS)
 
 
+def shows_code(text: str) -> bool:
+    """True when text has a line that is neither blank nor an elision marker."""
+    return any(
+        line.strip() and not is_marker(line.encode("utf-8", "replace")) for line in text.split("\n")
+    )
+
+
 def runs(rows: set[int]) -> Iterator[tuple[int, int]]:
     """Maximal runs of consecutive rows, as (first, last) pairs."""
     ordered = sorted(rows)

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Share of files per language that fall back to line chunks, over the clones of a split.
+
+For each repository of scripts/benchlib/splits.toml (or the --repo given) every file git
+tracks at the split's commit is read as the index reads it and chunked; a file whose
+chunking reports a fallback reason (the grammar failed, timed out or is missing) counts as
+fallen back. Prints one row per language: files, fallen back, share, and the first files.
+
+Examples:
+  python scripts/fallback_share.py --split dev --bench-dir /tmp/bench
+  python scripts/fallback_share.py --repo /tmp/bench/zod
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from benchlib.splits import ROLES, split_repos
+
+MAX_BYTES = 1_000_000  # the indexer skips bigger files
+SHOWN = 4  # fallen-back files listed per language
+
+
+def tracked(repo: Path, commit: str) -> list[tuple[str, bytes]]:
+    """(path, content) of every file of commit (git ls-tree / cat-file, no checkout)."""
+    listing = subprocess.run(
+        ["git", "-C", str(repo), "ls-tree", "-r", "-z", "--long", commit],
+        capture_output=True, check=True,
+    ).stdout  # fmt: skip
+    out: list[tuple[str, bytes]] = []
+    for entry in listing.split(b"\0"):
+        if not entry:
+            continue
+        meta, path = entry.split(b"\t", 1)
+        mode, kind, sha, size = meta.split()
+        if kind != b"blob" or size == b"-" or int(size) > MAX_BYTES or mode == b"120000":
+            continue
+        blob = subprocess.run(
+            ["git", "-C", str(repo), "cat-file", "blob", sha.decode()],
+            capture_output=True, check=True,
+        ).stdout  # fmt: skip
+        out.append((path.decode("utf-8", "replace"), blob))
+    return out
+
+
+def fallbacks(repo: Path, commit: str) -> tuple[Counter[str], dict[str, list[str]]]:
+    """Files per code language, and the files of each that fell back to line chunks."""
+    from ctxopt.chunking import chunk_file
+    from ctxopt.chunking.decode import decode_bytes
+    from ctxopt.languages import by_name, detect_language
+    from ctxopt.languages.record import Family
+
+    files: Counter[str] = Counter()
+    fell: dict[str, list[str]] = defaultdict(list)
+    for path, data in tracked(repo, commit):
+        language = detect_language(path)
+        record = by_name(language)
+        if record is None or record.family is not Family.CODE or b"\0" in data[:8000]:
+            continue
+        files[language] += 1
+        text = decode_bytes(data, path).text
+        if chunk_file(path, text, language).fallback_reason:
+            fell[language].append(f"{repo.name}/{path}")
+    return files, fell
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1] if __doc__ else None)
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--repo", type=Path, help="One git repository (at HEAD).")
+    target.add_argument("--split", choices=ROLES, help="The clones of a split of splits.toml.")
+    parser.add_argument("--bench-dir", type=Path, default=Path("/tmp/bench"))
+    args = parser.parse_args(argv)
+    if args.repo:
+        targets = [(args.repo, "HEAD")]
+    else:
+        targets = [(args.bench_dir / r.dir, r.commit) for r in split_repos(args.split)]
+    files: Counter[str] = Counter()
+    fell: dict[str, list[str]] = defaultdict(list)
+    for repo, commit in targets:
+        print(f"{repo.name} ...", file=sys.stderr, flush=True)
+        found, failed = fallbacks(repo, commit)
+        files.update(found)
+        for language, paths in failed.items():
+            fell[language].extend(paths)
+    print(f"{'language':<12}{'files':>7}{'fallback':>10}{'share':>8}  first files")
+    for language in sorted(files, key=lambda name: (-len(fell[name]) / files[name], name)):
+        share = len(fell[language]) / files[language]
+        listed = ", ".join(fell[language][:SHOWN])
+        print(f"{language:<12}{files[language]:>7}{len(fell[language]):>10}{share:>8.3f}  {listed}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""Changelogs, docs and tests rank below code unless the task is about them."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxopt.chunking import chunk_file
+from ctxopt.languages import detect_language
+from ctxopt.retrieve.candidates import Candidate
+from ctxopt.retrieve.entities import extract_entities
+from ctxopt.retrieve.intent import detect_intent
+from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS, ScoringContext, score_candidates
+from ctxopt.retrieve.secondary import SECONDARY_FACTORS, Secondary, secondary_class
+from ctxopt.types import Chunk
+
+SAMPLES = {
+    "CHANGES.rst": "Version 8.1\n-----------\n\n- session cookie refresh fixed\n",
+    "CHANGELOG.md": "# 2.0\n\n- session cookie refresh\n",
+    "docs/api.md": "# Sessions\n\nThe session cookie is refreshed on each request.\n",
+    "docs/manual/v1.5/manual.yml": "headline: Manual\nbody: session cookie refresh\n",
+    "docs/examples/session.py": "def refresh_session(cookie):\n    return cookie\n",
+    "src/sessions.py": "def refresh_session(cookie):\n    return cookie\n",
+    "tests/test_sessions.py": "def test_refresh_session():\n    assert True\n",
+}
+EXPECTED = {
+    "CHANGES.rst": Secondary.HISTORY,
+    "CHANGELOG.md": Secondary.HISTORY,
+    "docs/api.md": Secondary.DOCS,
+    "docs/manual/v1.5/manual.yml": Secondary.DOCS,
+    "docs/examples/session.py": None,  # code under docs/ is still code
+    "src/sessions.py": None,
+    "tests/test_sessions.py": Secondary.TEST,
+}
+
+
+def first_chunk(path: str) -> Chunk:
+    return chunk_file(path, SAMPLES[path], detect_language(path)).chunks[0]
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES))
+def test_secondary_class_of_each_kind_of_file(path: str) -> None:
+    assert secondary_class(first_chunk(path)) is EXPECTED[path]
+
+
+def test_history_ranks_below_docs_below_code() -> None:
+    assert SECONDARY_FACTORS[Secondary.HISTORY] < SECONDARY_FACTORS[Secondary.DOCS] < 1.0
+    task = "session cookie is not refreshed"
+    entities = extract_entities(task)
+    ctx = ScoringContext(entities, detect_intent(task, entities), {}, 0, frozenset(), False)
+    paths = ["CHANGES.rst", "docs/api.md", "src/sessions.py"]
+    pool = [Candidate(first_chunk(p), lexical_rank=1, lexical_score=5.0) for p in paths]
+    ranked = [h.chunk.path for h in score_candidates(pool, ctx, DEFAULT_WEIGHTS)]
+    assert ranked == ["src/sessions.py", "docs/api.md", "CHANGES.rst"]
+    wanted = ScoringContext(**{**ctx.__dict__, "secondary_wanted": True})
+    scores = {h.chunk.path: h.score for h in score_candidates(pool, wanted, DEFAULT_WEIGHTS)}
+    assert scores["CHANGES.rst"] == scores["docs/api.md"]  # a task about docs: no penalty
