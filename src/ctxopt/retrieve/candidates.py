@@ -62,7 +62,7 @@ class CandidateSource:
             filter=self._filter(None),
             prefilter=True,
         )
-        return [(chunk_from_row(r), float(r["_score"])) for r in table.to_pylist()]
+        return by_score([(chunk_from_row(r), float(r["_score"])) for r in table.to_pylist()])
 
     def nearest(self, vector: Sequence[float], limit: int) -> list[tuple[Chunk, float]]:
         table = self._chunks.to_table(
@@ -71,7 +71,8 @@ class CandidateSource:
             filter=self._filter(None),
             prefilter=True,
         )
-        return [(chunk_from_row(r), 1.0 - float(r["_distance"])) for r in table.to_pylist()]
+        hits = [(chunk_from_row(r), 1.0 - float(r["_distance"])) for r in table.to_pylist()]
+        return by_score(hits)
 
     def where(self, clause: str, limit: int = 2000) -> list[Chunk]:
         table = self._chunks.to_table(
@@ -119,3 +120,9 @@ def prefilter_clause(languages: Sequence[str], kinds: Sequence[str], no_tests: b
     if no_tests:
         parts.append("kind <> 'test'")
     return " AND ".join(parts) or None
+
+
+def by_score(hits: list[tuple[Chunk, float]]) -> list[tuple[Chunk, float]]:
+    """Best first, equal scores by path and line: LanceDB returns ties in no fixed order, and
+    the rank of a hit decides its fused score, so the same index and task rank the same."""
+    return sorted(hits, key=lambda hit: (-hit[1], hit[0].path, hit[0].start_line, hit[0].id))
