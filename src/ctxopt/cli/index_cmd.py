@@ -66,6 +66,17 @@ def index(
             "--max-file-bytes", metavar="BYTES", help="Skip larger files (default 1 MiB)."
         ),
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            metavar="N",
+            min=1,
+            help="Worker processes that chunk and embed, fed shards of about equal tokens "
+            "(default: the processors available). 1 runs in this process.",
+            show_default=False,
+        ),
+    ] = None,
     wait: Annotated[
         bool,
         typer.Option("--wait", help="If another `ctxopt index` runs on this index, wait for it."),
@@ -95,7 +106,7 @@ def index(
     progress = BarProgress(terminal)
     before = safe_read_commit(settings.db_path)
     try:
-        stats = build_index(settings, full=full, progress=progress, wait=wait)
+        stats = build_index(settings, full=full, progress=progress, wait=wait, workers=workers)
     except KeyboardInterrupt:
         progress.stop()
         state = after_interrupt(settings.db_path, before)
