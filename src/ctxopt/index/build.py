@@ -15,7 +15,7 @@ from ctxopt.discover import git as gitmeta
 from ctxopt.embed.base import DIMENSIONS, Embedder, canonical_name
 from ctxopt.embed.factory import get_embedder
 from ctxopt.errors import IndexMismatchError
-from ctxopt.index import schema
+from ctxopt.index import schema, vector_index
 from ctxopt.index.commit import IndexState, index_state
 from ctxopt.index.freshness import discover_files
 from ctxopt.index.graph import build_graph
@@ -338,6 +338,7 @@ def _finish(
     target.write_meta(_new_meta(plan, dimensions))
     if _graph_changed(plan.stored, records, plan.meta is None):
         target.write_graph(build_graph({p: r.imports for p, r in records.items()}))
+    vector_index.ensure_at(plan.settings.db_path, rebuild=plan.meta is None)
     target.finish(rebuild_fts=plan.meta is None)
 
 
