@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -282,6 +283,8 @@ def apply_index(
     pending: list[Chunk] = []
     workers = workers or default_workers()
     in_workers = shared_cache_dir(embedder) if workers > 1 and todo else None
+    if plan.meta is None and in_workers:
+        _import_soon("lancedb")  # the full-text build needs it; the parent is idle meanwhile
     for done in process_sharded(todo, settings.parse_timeout, workers, embed_cache=in_workers):
         _note_file(done, counters, warnings)
         record = _file_record(done, commit_times.get(done.source.path, 0))
@@ -347,6 +350,19 @@ def _graph_changed(before: dict[str, FileRecord], after: dict[str, FileRecord], 
     if cold or before.keys() != after.keys():
         return True
     return any(before[p].imports != after[p].imports for p in after)
+
+
+def _import_soon(module: str) -> None:
+    """Import a module on a background thread (its import takes seconds, mostly waiting on
+    the file system and the interpreter); a failure shows later where it is used."""
+    import importlib
+    import threading
+
+    def load() -> None:
+        with contextlib.suppress(Exception):
+            importlib.import_module(module)
+
+    threading.Thread(target=load, name=f"import-{module}", daemon=True).start()
 
 
 def _note_file(done: ProcessedFile, counters: Counter[str], warnings: list[str]) -> None:
