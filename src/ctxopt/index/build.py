@@ -217,7 +217,7 @@ def _build_locked(
         ignore_self(settings.db_path)  # an index built before ctxopt wrote .gitignore
         return _stats(plan.stored, plan.skipped, started, plan.embedder_name, settings.db_path)
     progress = progress or SilentProgress()
-    if plan.todo:
+    if plan.todo and (workers or default_workers()) > 1:
         warm_up()  # start the parser workers' fork server while the embedder loads
     embedder = embedder or get_embedder(
         plan.embedder_name, cache_dir=settings.model_cache, notify=progress.message
