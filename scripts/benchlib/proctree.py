@@ -1,6 +1,6 @@
 """Run a command and measure it as a whole: wall and CPU seconds, and the peak resident
 memory of its process tree (the command and every worker it starts, summed; sampled from
-/proc every 20 ms, so a peak shorter than that can be missed).
+/proc every 100 ms, so a peak shorter than that can be missed).
 
 This process makes itself a child subreaper (Linux), so descendants orphaned by the command
 (a fork server outliving its parent, and that server's workers) are reparented here and
@@ -20,6 +20,7 @@ from pathlib import Path
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 PR_SET_CHILD_SUBREAPER = 36
+SAMPLE_S = 0.1  # between memory samples (a walk of /proc costs a few ms)
 REAP_S = 30.0  # how long descendants may outlive the command before being left alone
 
 
@@ -97,7 +98,7 @@ def run(
     stop = threading.Event()
 
     def sample() -> None:
-        while not stop.wait(0.02):
+        while not stop.wait(SAMPLE_S):
             peak[0] = max(peak[0], tree_rss(os.getpid()))
 
     sampler = threading.Thread(target=sample, daemon=True)
