@@ -200,3 +200,46 @@ def test_ignore_self_writes_nothing_for_object_storage(
     monkeypatch.chdir(tmp_path)
     ignore_self("s3://bucket/index")
     assert list(tmp_path.iterdir()) == []
+
+
+def stored_chunks(db: Path) -> list[tuple[str, int, str, str, tuple[float, ...]]]:
+    table = lance.dataset(str(db / "chunks.lance")).to_table(
+        columns=["path", "start_line", "id", "text", "search", "vector"]
+    )
+    rows = table.to_pylist()
+    return sorted(
+        (r["path"], r["start_line"], r["id"], r["text"] + r["search"], tuple(r["vector"]))
+        for r in rows
+    )
+
+
+def test_sharded_workers_keep_every_chunk_once_as_one_worker_makes_them(tmp_path: Path) -> None:
+    # files of very different sizes, so the run splits into several token shards, embedded
+    # by the real static model in the workers (two) and in this process (one)
+    repo = init_repo(tmp_path / "sharded")
+    bodies = {}
+    for i in range(60):
+        functions = "".join(
+            f"def func_{i}_{j}(value):\n    '''Step {j}.'''\n    return value * {j} + {i}\n\n"
+            for j in range(1 + (i * 7) % 40)
+        )
+        bodies[f"pkg/mod_{i:02}.py"] = functions
+    bodies["docs/guide.md"] = "".join(
+        f"# Part {k}\n\nSome words on part {k}.\n\n" for k in range(300)
+    )
+    write_files(repo, bodies)
+    commit_all(repo)
+    cache = {"cache_dir": Path.home() / ".cache" / "ctxopt"}
+    one = load_settings(repo, {"db": tmp_path / "one", **cache})
+    two = load_settings(repo, {"db": tmp_path / "two", **cache})
+    a = build_index(one, workers=1)
+    b = build_index(two, workers=2)
+    first, second = stored_chunks(tmp_path / "one"), stored_chunks(tmp_path / "two")
+    assert a.chunks == b.chunks == len(second) > 500
+    assert len({(path, line, cid) for path, line, cid, _, _ in second}) == len(second)
+    assert {row[0] for row in second} == set(bodies)
+    assert [row[:4] for row in first] == [row[:4] for row in second]
+    assert all(
+        max(abs(x - y) for x, y in zip(p[4], q[4], strict=True)) < 1e-5
+        for p, q in zip(first, second, strict=True)
+    )

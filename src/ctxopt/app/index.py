@@ -16,7 +16,12 @@ if TYPE_CHECKING:
 
 
 def index_repository(
-    settings: Settings, *, full: bool = False, progress: Progress | None = None, wait: bool = False
+    settings: Settings,
+    *,
+    full: bool = False,
+    progress: Progress | None = None,
+    wait: bool = False,
+    workers: int | None = None,
 ) -> IndexStats:
     """Bring the index up to date (see index.build.build_index) and return its figures.
 
@@ -31,8 +36,9 @@ def index_repository(
         if stats is not None:
             return stats
     head = snapshot.current_head(settings) if before is not None else ""
-    start_parsers()
-    stats = _build(settings, full=full, progress=progress, wait=wait)
+    if workers != 1:  # one worker parses in process
+        start_parsers()
+    stats = _build(settings, full=full, progress=progress, wait=wait, workers=workers)
     if before is not None:
         keep(settings, before, stats, head)
     return stats
@@ -62,11 +68,18 @@ def keep(settings: Settings, before: snapshot.TreeState, stats: IndexStats, head
         snapshot.save(snapshot.index_folder(settings), after, snapshot.Figures.of(stats, head))
 
 
-def _build(settings: Settings, *, full: bool, progress: Progress | None, wait: bool) -> IndexStats:
+def _build(
+    settings: Settings,
+    *,
+    full: bool,
+    progress: Progress | None,
+    wait: bool,
+    workers: int | None,
+) -> IndexStats:
     """The indexer, imported only when the snapshot cannot answer."""
     from ctxopt.index.build import build_index
 
-    return build_index(settings, full=full, progress=progress, wait=wait)
+    return build_index(settings, full=full, progress=progress, wait=wait, workers=workers)
 
 
 def start_parsers() -> None:

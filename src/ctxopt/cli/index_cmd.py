@@ -67,6 +67,17 @@ def index(
             "--max-file-bytes", metavar="BYTES", help="Skip larger files (default 1 MiB)."
         ),
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            metavar="N",
+            min=1,
+            help="Worker processes that chunk and embed, fed shards of about equal tokens "
+            "(default: the processors available). 1 runs in this process.",
+            show_default=False,
+        ),
+    ] = None,
     wait: Annotated[
         bool,
         typer.Option("--wait", help="If another `ctxopt index` runs on this index, wait for it."),
@@ -112,7 +123,7 @@ def index(
     progress = BarProgress(terminal)
     before = safe_read_commit(settings.db_path)
     try:
-        stats = index_repository(settings, full=full, progress=progress, wait=wait)
+        stats = index_repository(settings, full=full, progress=progress, wait=wait, workers=workers)
     except KeyboardInterrupt:
         progress.stop()
         state = after_interrupt(settings.db_path, before)

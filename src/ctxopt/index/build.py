@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -16,20 +16,27 @@ from ctxopt.discover import git as gitmeta
 from ctxopt.embed.base import DIMENSIONS, Embedder, canonical_name
 from ctxopt.embed.factory import get_embedder
 from ctxopt.errors import IndexMismatchError
-from ctxopt.index import schema
+from ctxopt.index import schema, vector_index
 from ctxopt.index.commit import IndexState, index_state
 from ctxopt.index.freshness import discover_files, scoped_settings
 from ctxopt.index.graph import build_graph
 from ctxopt.index.lock import index_lock
 from ctxopt.index.plan import plan_refresh, resolve_touched
-from ctxopt.index.process import ProcessedFile, file_hash, process_files, warm_up
+from ctxopt.index.process import (
+    ProcessedFile,
+    default_workers,
+    file_hash,
+    process_sharded,
+    warm_up,
+)
 from ctxopt.index.recover import prepare_update
 from ctxopt.index.scope import scope_of
 from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, make_index_folder
+from ctxopt.index.worker_embed import shared_cache_dir
 from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats, RefreshPlan, SourceFile
 
-EMBED_BATCH = 1024
-WRITE_BATCH = 20_000
+EMBED_BATCH = 1024  # chunks the parent embeds at a time (when the workers do not)
+WRITE_BATCH = 8_192  # chunks per write: bounds the rows held in memory, whatever the repo
 
 
 class Progress(Protocol):
@@ -56,11 +63,19 @@ class _Batch:
     paths: list[str]
     chunks: list[Chunk]
     vectors: list[Any]
+    search: list[str]  # the full-text column, one per chunk
     records: list[FileRecord]
 
     @classmethod
     def empty(cls) -> _Batch:
-        return cls([], [], [], [])
+        return cls([], [], [], [], [])
+
+    def add_embedded(self, chunks: Sequence[Chunk], vectors: Any, search: Sequence[str]) -> None:
+        """Chunks with the vectors and search texts a worker made for them."""
+        if chunks:
+            self.chunks.extend(chunks)
+            self.vectors.append(vectors)
+            self.search.extend(search)
 
 
 def read_stored(db: DbLocation, *, full: bool) -> tuple[IndexReader | None, IndexMeta | None]:
@@ -204,7 +219,7 @@ def _build_locked(
         ignore_self(settings.db_path)  # an index built before ctxopt wrote .gitignore
         return _stats(plan.stored, plan.skipped, started, plan.embedder_name, settings.db_path)
     progress = progress or SilentProgress()
-    if plan.todo:
+    if plan.todo and (workers or default_workers()) > 1:
         warm_up()  # start the parser workers' fork server while the embedder loads
     embedder = embedder or get_embedder(
         plan.embedder_name, cache_dir=settings.model_cache, notify=progress.message
@@ -268,17 +283,27 @@ def apply_index(
     progress.start(len(todo), "indexing")
     batch = _Batch.empty()
     pending: list[Chunk] = []
-    for done in process_files(todo, settings.parse_timeout, workers or _default_workers()):
+    workers = workers or default_workers()
+    in_workers = shared_cache_dir(embedder) if workers > 1 and todo else None
+    if plan.meta is None and in_workers:
+        _import_soon("lancedb")  # the full-text build needs it; the parent is idle meanwhile
+    for done in process_sharded(todo, settings.parse_timeout, workers, embed_cache=in_workers):
         _note_file(done, counters, warnings)
         record = _file_record(done, commit_times.get(done.source.path, 0))
         records[done.source.path] = record
         batch.paths.append(done.source.path)
         batch.records.append(record)
-        pending.extend(replace(c, commit_time=record.commit_time) for c in done.chunked.chunks)
+        dated = [replace(c, commit_time=record.commit_time) for c in done.chunked.chunks]
+        if done.vectors is not None:
+            batch.add_embedded(dated, done.vectors, done.search)
+        else:
+            pending.extend(dated)
         if len(pending) >= EMBED_BATCH:
             _embed_into(batch, pending, embedder)
             pending = []
-        if len(batch.chunks) >= WRITE_BATCH:
+        if len(batch.chunks) + len(pending) >= WRITE_BATCH:
+            _embed_into(batch, pending, embedder)
+            pending = []
             _write(sink.get(), batch)
             batch = _Batch.empty()
         progress.advance()
@@ -318,6 +343,7 @@ def _finish(
     target.write_meta(_new_meta(plan, dimensions))
     if _graph_changed(plan.stored, records, plan.meta is None):
         target.write_graph(build_graph({p: r.imports for p, r in records.items()}))
+    vector_index.ensure_at(plan.settings.db_path, rebuild=plan.meta is None)
     target.finish(rebuild_fts=plan.meta is None, scope=scope_of(plan.settings))
 
 
@@ -328,8 +354,17 @@ def _graph_changed(before: dict[str, FileRecord], after: dict[str, FileRecord], 
     return any(before[p].imports != after[p].imports for p in after)
 
 
-def _default_workers() -> int:
-    return max(1, min(2, os.cpu_count() or 1))
+def _import_soon(module: str) -> None:
+    """Import a module on a background thread (its import takes seconds, mostly waiting on
+    the file system and the interpreter); a failure shows later where it is used."""
+    import importlib
+    import threading
+
+    def load() -> None:
+        with contextlib.suppress(Exception):
+            importlib.import_module(module)
+
+    threading.Thread(target=load, name=f"import-{module}", daemon=True).start()
 
 
 def _note_file(done: ProcessedFile, counters: Counter[str], warnings: list[str]) -> None:
@@ -362,6 +397,7 @@ def _embed_into(batch: _Batch, chunks: Sequence[Chunk], embedder: Embedder) -> N
         return
     batch.vectors.append(embedder.embed([schema.embed_text(c) for c in chunks]))
     batch.chunks.extend(chunks)
+    batch.search.extend(schema.search_text(c) for c in chunks)
 
 
 def _write(writer: IndexWriter, batch: _Batch) -> None:
@@ -371,7 +407,7 @@ def _write(writer: IndexWriter, batch: _Batch) -> None:
         return
     dims = writer.dimensions
     vectors = np.concatenate(batch.vectors) if batch.vectors else np.zeros((0, dims), np.float32)
-    rows = schema.chunk_rows(batch.chunks, vectors, dims) if batch.chunks else None
+    rows = schema.chunk_rows(batch.chunks, vectors, dims, batch.search) if batch.chunks else None
     writer.replace_chunks(batch.paths, rows)
     writer.upsert_files(batch.records, deleted=[])
 

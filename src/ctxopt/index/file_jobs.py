@@ -9,6 +9,7 @@ import multiprocessing
 import signal
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 from ctxopt.languages import TEXT
 from ctxopt.types import ChunkedFile, SourceFile
@@ -20,6 +21,8 @@ class ProcessedFile:
     content_hash: str
     chunked: ChunkedFile
     error: str = ""
+    vectors: Any = None  # (chunks, dimensions) float32 when a worker embedded the file
+    search: tuple[str, ...] = ()  # the full-text column, with vectors
 
 
 def file_hash(abs_path: str) -> str:

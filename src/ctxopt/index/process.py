@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 
 from ctxopt.index.file_jobs import ProcessedFile, file_hash, process_file, warm_up
+from ctxopt.index.shards import make_shards
 from ctxopt.index.workers import WorkerPool
 from ctxopt.types import SourceFile
 
-__all__ = ["ProcessedFile", "file_hash", "process_file", "process_files", "warm_up"]
+__all__ = [
+    "ProcessedFile",
+    "default_workers",
+    "file_hash",
+    "process_file",
+    "process_files",
+    "process_sharded",
+    "warm_up",
+]
+
+
+def default_workers() -> int:
+    """The processors this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 def process_files(
@@ -31,3 +49,29 @@ def process_files(
         return
     with pool:
         yield from pool.run(sources)
+
+
+def process_sharded(
+    sources: Sequence[SourceFile],
+    timeout_s: float,
+    workers: int,
+    *,
+    embed_cache: str | None = None,
+) -> Iterator[ProcessedFile]:
+    """Process files in order, split into token-sized shards over up to `workers` worker
+    processes (never more than there are shards); with embed_cache the workers embed too
+    (their results carry vectors).  One worker runs in this process: no start-up, and no
+    isolation from a grammar that crashes (the parse deadline still holds)."""
+    if not sources:
+        return
+    if workers <= 1:
+        yield from (process_file(source, timeout_s) for source in sources)
+        return
+    shards = make_shards(sources, workers)
+    try:
+        pool = WorkerPool(min(workers, len(shards)), timeout_s, embed_cache)
+    except (OSError, RuntimeError):
+        yield from (process_file(source, timeout_s) for source in sources)
+        return
+    with pool:
+        yield from pool.run(sources, [shard.indices for shard in shards])

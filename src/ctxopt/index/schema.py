@@ -126,8 +126,14 @@ def graph_schema() -> pa.Schema:
     )
 
 
-def chunk_rows(chunks: Sequence[Chunk], vectors: object, dimensions: int) -> pa.Table:
-    """Arrow table of chunks with their vectors (an (n, dimensions) float32 array)."""
+def chunk_rows(
+    chunks: Sequence[Chunk],
+    vectors: object,
+    dimensions: int,
+    search: Sequence[str] | None = None,
+) -> pa.Table:
+    """Arrow table of chunks with their vectors (an (n, dimensions) float32 array) and their
+    full-text column (search_text of each chunk unless given, as workers make it)."""
     import numpy as np
     import pyarrow as pa
 
@@ -142,7 +148,7 @@ def chunk_rows(chunks: Sequence[Chunk], vectors: object, dimensions: int) -> pa.
         columns["secrets"][-1] = [
             {"start": s.start, "end": s.end, "kind": s.kind} for s in chunk.secrets
         ]
-        columns["search"].append(search_text(chunk))
+    columns["search"] = list(search) if search is not None else [search_text(c) for c in chunks]
     flat = pa.array(np.asarray(vectors, dtype=np.float32).reshape(-1))
     columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, dimensions)  # type: ignore[assignment]
     return pa.table(columns, schema=chunks_schema(dimensions))

@@ -28,12 +28,14 @@ READY = "ready"
 READY_S = 120.0  # a worker's start-up on a busy machine (the fork server imports the parsers)
 
 
-def _serve(conn: Connection, timeout_s: float) -> None:
-    """A worker: process the batches it is sent, one result per file, until told to stop.
-    Ctrl-C is the parent's to handle (it stops the workers); the worker ignores it."""
-    from ctxopt.index import file_jobs
+def _serve(conn: Connection, timeout_s: float, embed_cache: str | None) -> None:
+    """A worker: process the shards it is sent, one result per file, until told to stop;
+    with embed_cache it also embeds each file (worker_embed).  Ctrl-C is the parent's to
+    handle (it stops the workers); the worker ignores it."""
+    from ctxopt.index import file_jobs, worker_embed
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    embedder = worker_embed.worker_embedder(embed_cache)
     try:
         conn.send(READY)
         while True:
@@ -41,7 +43,10 @@ def _serve(conn: Connection, timeout_s: float) -> None:
             if batch is None:
                 return
             for index, source in batch:
-                conn.send((index, file_jobs.process_file(source, timeout_s)))
+                done = file_jobs.process_file(source, timeout_s)
+                if embedder is not None:
+                    done = worker_embed.embed_file(done, embedder)
+                conn.send((index, done))
     except (OSError, EOFError):  # the parent is gone (killed): stop quietly
         return
 
@@ -63,12 +68,16 @@ class _Worker:
 
 
 class WorkerPool:
-    def __init__(self, size: int, timeout_s: float) -> None:
+    """size worker processes; with embed_cache (the static model's cache folder) each
+    worker embeds the files it chunks."""
+
+    def __init__(self, size: int, timeout_s: float, embed_cache: str | None = None) -> None:
         from ctxopt.index import file_jobs
 
         self._context: Any = file_jobs.worker_context()
         file_jobs.start_server(self._context)
         self._timeout_s = timeout_s
+        self._embed_cache = embed_cache
         self._watchdog = file_jobs.watchdog_s(timeout_s)
         self._workers: list[_Worker] = []
         for _ in range(size):
@@ -80,7 +89,9 @@ class WorkerPool:
 
     def _start(self) -> _Worker:
         parent, child = self._context.Pipe()
-        worker = self._context.Process(target=_serve, args=(child, self._timeout_s), daemon=True)
+        worker = self._context.Process(
+            target=_serve, args=(child, self._timeout_s, self._embed_cache), daemon=True
+        )
         worker.start()
         child.close()
         return _Worker(worker, parent)
@@ -105,20 +116,24 @@ class WorkerPool:
             worker.process.kill()
         worker.process.join(timeout=5)
 
-    def run(self, sources: Sequence[SourceFile]) -> Iterator[ProcessedFile]:
-        """Yield every file's result in the order of sources."""
+    def run(
+        self, sources: Sequence[SourceFile], shards: Sequence[Sequence[int]] | None = None
+    ) -> Iterator[ProcessedFile]:
+        """Yield every file's result in the order of sources.  Each idle worker is sent the
+        next shard (indices into sources; by default runs of file_jobs.BATCH files); results
+        that arrive ahead of their turn wait, so memory holds at most a shard per worker."""
         from ctxopt.index import file_jobs
 
-        queue: deque[int] = deque(range(len(sources)))
+        if shards is None:
+            size = max(1, min(file_jobs.BATCH, -(-len(sources) // len(self._workers))))
+            shards = [range(i, min(i + size, len(sources))) for i in range(0, len(sources), size)]
+        queue: deque[list[int]] = deque(list(shard) for shard in shards if shard)
         done: dict[int, ProcessedFile] = {}
-        batch = max(1, min(file_jobs.BATCH, -(-len(sources) // len(self._workers))))
         following = 0
         while following < len(sources):
             for worker in self._workers:
                 if not worker.pending and queue:
-                    self._send(
-                        worker, [queue.popleft() for _ in range(min(batch, len(queue)))], sources
-                    )
+                    self._send(worker, queue.popleft(), sources)
             busy = [w for w in self._workers if w.pending]
             now = time.monotonic()
             left = min(w.since + self._watchdog - now for w in busy)
@@ -142,7 +157,7 @@ class WorkerPool:
         slot: int,
         worker: _Worker,
         sources: Sequence[SourceFile],
-        queue: deque[int],
+        queue: deque[list[int]],
         done: dict[int, ProcessedFile],
     ) -> None:
         try:
@@ -162,7 +177,7 @@ class WorkerPool:
         slot: int,
         worker: _Worker,
         sources: Sequence[SourceFile],
-        queue: deque[int],
+        queue: deque[list[int]],
         done: dict[int, ProcessedFile],
         reason: str,
     ) -> None:
@@ -172,7 +187,8 @@ class WorkerPool:
 
         culprit = worker.pending.popleft()
         done[culprit] = file_jobs.fallback(sources[culprit], reason)
-        queue.extendleft(reversed(worker.pending))
+        if worker.pending:
+            queue.appendleft(list(worker.pending))
         worker.pending.clear()
         self._stop(worker, kill=True)
         self._workers[slot] = self._start()
