@@ -35,6 +35,7 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> list[Settings]:
     def build(settings: Settings, **kwargs: Any) -> IndexStats:
         calls.append(settings)
         kwargs.pop("progress", None)
+        kwargs.pop("workers", None)
         return build_index(settings, embedder=HashEmbedder(), workers=1, **kwargs)
 
     monkeypatch.setattr(app_index, "_build", build)
