@@ -13,6 +13,7 @@ from ctxopt.app.query import refresh_then_query
 from ctxopt.config.settings import Settings, load_settings
 from ctxopt.discover.changes import ChangeRequest
 from ctxopt.index.build import build_index
+from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
 from ctxopt.pack.api import PackOptions
 from ctxopt.retrieve.search import QueryOptions
@@ -24,7 +25,7 @@ def changed(tmp_path: Path) -> Settings:
     """An indexed sample repo whose storage.py then changed (one stale file)."""
     repo = sample_repo(tmp_path)
     settings = load_settings(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     storage = repo / "inventory" / "storage.py"
     storage.write_text(storage.read_text().replace("def load_inventory", "def load_stock", 1))
     return settings
@@ -42,7 +43,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
     def counted_build(settings: Settings) -> Any:
         counts["build_index"] += 1
-        return build_index(settings, embedder=HashEmbedder(), workers=1)
+        return build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
 
     def counted_open(self: IndexReader, db: Path, **kwargs: Any) -> None:
         counts["readers"] += 1

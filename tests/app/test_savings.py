@@ -13,6 +13,7 @@ from ctxopt.app.pack import refresh_then_pack
 from ctxopt.app.stats_report import task_savings
 from ctxopt.config.settings import Settings, load_settings
 from ctxopt.index.build import build_index
+from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.stats import stored_chunks
 from ctxopt.index.store import IndexReader
 from ctxopt.pack import models as model_table
@@ -29,7 +30,7 @@ TASK = "fix save_inventory when the file is missing"
 def indexed(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     repo = sample_repo(tmp_path_factory.mktemp("savings"))
     settings = load_settings(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     return settings
 
 

@@ -10,6 +10,7 @@ import pytest
 from ctxopt.config.settings import load_settings
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index.build import build_index
+from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader, ignore_self
 from helpers import HashEmbedder, commit_all, git, init_repo, sample_repo, write_files
 
@@ -22,7 +23,7 @@ def chunk_paths(db: Path) -> list[str]:
 def test_cold_index_stores_chunks_files_and_meta(tmp_path: Path) -> None:
     repo = sample_repo(tmp_path)
     settings = load_settings(repo)
-    stats = build_index(settings, embedder=HashEmbedder(), workers=1)
+    stats = build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     assert stats.files >= 10
     assert stats.chunks > stats.files
     assert stats.added == stats.files
@@ -42,10 +43,10 @@ def test_cold_index_stores_chunks_files_and_meta(tmp_path: Path) -> None:
 def test_incremental_reembeds_only_changed_files(tmp_path: Path) -> None:
     repo = sample_repo(tmp_path)
     settings = load_settings(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
 
     again = HashEmbedder()
-    stats = build_index(settings, embedder=again, workers=1)
+    stats = build_index(settings, embedder=again, workers=IN_PROCESS)
     assert again.embedded == []
     assert (stats.added, stats.changed, stats.deleted) == (0, 0, 0)
 
@@ -54,7 +55,7 @@ def test_incremental_reembeds_only_changed_files(tmp_path: Path) -> None:
     (repo / "docs" / "design.md").unlink()
     write_files(repo, {"inventory/audit.py": "def audit_trail(items):\n    return list(items)\n"})
     third = HashEmbedder()
-    stats = build_index(settings, embedder=third, workers=1)
+    stats = build_index(settings, embedder=third, workers=IN_PROCESS)
     assert (stats.added, stats.changed, stats.deleted) == (1, 1, 1)
     embedded_paths = {text.split(" ", 1)[0] for text in third.embedded}
     assert embedded_paths == {"inventory/storage.py", "inventory/audit.py"}
@@ -72,11 +73,11 @@ def test_incremental_reembeds_only_changed_files(tmp_path: Path) -> None:
 def test_touching_a_file_without_changing_it_embeds_nothing(tmp_path: Path) -> None:
     repo = sample_repo(tmp_path)
     settings = load_settings(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     target = repo / "inventory" / "models.py"
     target.write_text(target.read_text())
     embedder = HashEmbedder()
-    stats = build_index(settings, embedder=embedder, workers=1)
+    stats = build_index(settings, embedder=embedder, workers=IN_PROCESS)
     assert embedder.embedded == []
     assert stats.changed == 0
 
@@ -86,7 +87,7 @@ def test_versions_are_cleaned_up(tmp_path: Path) -> None:
     settings = load_settings(repo)
     for round_ in range(4):
         write_files(repo, {f"inventory/extra_{round_}.py": f"def extra_{round_}():\n    pass\n"})
-        build_index(settings, embedder=HashEmbedder(), workers=1)
+        build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     versions = lance.dataset(str(settings.db_path / "chunks.lance")).versions()
     assert len(versions) <= 2
 
@@ -94,10 +95,10 @@ def test_versions_are_cleaned_up(tmp_path: Path) -> None:
 def test_other_embedder_requires_full(tmp_path: Path) -> None:
     repo = sample_repo(tmp_path)
     settings = load_settings(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     other = load_settings(repo, {"embedder": "minilm"})
     with pytest.raises(IndexMismatchError, match="--full"):
-        build_index(other, workers=1)
+        build_index(other, workers=IN_PROCESS)
 
 
 def test_pool_and_serial_give_the_same_chunks(tmp_path: Path) -> None:
@@ -109,7 +110,7 @@ def test_pool_and_serial_give_the_same_chunks(tmp_path: Path) -> None:
     commit_all(repo)
     serial = load_settings(repo, {"db": tmp_path / "serial"})
     pooled = load_settings(repo, {"db": tmp_path / "pooled"})
-    a = build_index(serial, embedder=HashEmbedder(), workers=1)
+    a = build_index(serial, embedder=HashEmbedder(), workers=IN_PROCESS)
     b = build_index(pooled, embedder=HashEmbedder(), workers=2)
     assert a.chunks == b.chunks == 80
     assert chunk_paths(tmp_path / "serial") == chunk_paths(tmp_path / "pooled")
@@ -121,10 +122,10 @@ def test_full_text_index_stays_in_step_with_the_rows_after_many_changes(tmp_path
 
     repo = sample_repo(tmp_path / "changed")
     settings = load_settings(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     for path in sorted(repo.rglob("*.py"))[:4]:  # rewrite a good share of the chunks
         path.write_text(path.read_text() + "\n\ndef audit_hook():\n    return 'audit'\n")
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
 
     chunks = IndexReader(settings.db_path).dataset("chunks")
     fts = next(i.name for i in chunks.describe_indices() if "Inverted" in str(i.type_url))
@@ -134,7 +135,7 @@ def test_full_text_index_stays_in_step_with_the_rows_after_many_changes(tmp_path
     for path in sorted(fresh_repo.rglob("*.py"))[:4]:
         path.write_text(path.read_text() + "\n\ndef audit_hook():\n    return 'audit'\n")
     fresh = load_settings(fresh_repo)
-    build_index(fresh, embedder=HashEmbedder(), workers=1)
+    build_index(fresh, embedder=HashEmbedder(), workers=IN_PROCESS)
 
     def ranking(db: Path) -> list[tuple[float, str, str]]:
         """Scores and chunks, ties in path order (equal chunks of several files tie)."""
@@ -154,11 +155,11 @@ def small_repo(tmp_path: Path) -> Path:
 def test_index_folder_ignores_itself_through_full_rebuilds(tmp_path: Path) -> None:
     repo = small_repo(tmp_path)
     settings = load_settings(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     ignore = settings.db_path / ".gitignore"
     assert ignore.read_text().splitlines()[-1] == "*"
     assert git(repo, "status", "--porcelain") == ""
-    build_index(settings, full=True, embedder=HashEmbedder(), workers=1)
+    build_index(settings, full=True, embedder=HashEmbedder(), workers=IN_PROCESS)
     assert ignore.is_file()
     assert git(repo, "status", "--porcelain") == ""
     assert IndexReader(settings.db_path).file_records().keys() == {"app.py", "README.md"}
@@ -167,11 +168,11 @@ def test_index_folder_ignores_itself_through_full_rebuilds(tmp_path: Path) -> No
 def test_an_older_index_gets_its_gitignore_on_the_next_run(tmp_path: Path) -> None:
     repo = small_repo(tmp_path)
     settings = load_settings(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     (settings.db_path / ".gitignore").unlink()
     assert git(repo, "status", "--porcelain") == "?? .ctxopt/\n"
     nothing = HashEmbedder()
-    build_index(settings, embedder=nothing, workers=1)
+    build_index(settings, embedder=nothing, workers=IN_PROCESS)
     assert nothing.embedded == []
     assert git(repo, "status", "--porcelain") == ""
 
@@ -181,7 +182,7 @@ def test_an_edited_gitignore_is_left_alone(tmp_path: Path) -> None:
     settings = load_settings(repo)
     settings.db_path.mkdir()
     (settings.db_path / ".gitignore").write_text("# keep the index in git\n")
-    build_index(settings, full=True, embedder=HashEmbedder(), workers=1)
+    build_index(settings, full=True, embedder=HashEmbedder(), workers=IN_PROCESS)
     assert (settings.db_path / ".gitignore").read_text() == "# keep the index in git\n"
 
 
@@ -189,7 +190,7 @@ def test_a_users_existing_folder_is_not_marked_ignored(tmp_path: Path) -> None:
     repo = small_repo(tmp_path)
     write_files(repo, {"shared/notes.txt": "mine\n"})
     settings = load_settings(repo, {"db": repo / "shared"})
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     assert not (repo / "shared" / ".gitignore").exists()
     assert "?? shared/" in git(repo, "status", "--porcelain")
 
@@ -232,7 +233,7 @@ def test_sharded_workers_keep_every_chunk_once_as_one_worker_makes_them(tmp_path
     cache = {"cache_dir": Path.home() / ".cache" / "ctxopt"}
     one = load_settings(repo, {"db": tmp_path / "one", **cache})
     two = load_settings(repo, {"db": tmp_path / "two", **cache})
-    a = build_index(one, workers=1)
+    a = build_index(one, workers=IN_PROCESS)
     b = build_index(two, workers=2)
     first, second = stored_chunks(tmp_path / "one"), stored_chunks(tmp_path / "two")
     assert a.chunks == b.chunks == len(second) > 500

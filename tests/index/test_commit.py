@@ -16,6 +16,7 @@ from ctxopt.errors import IndexBusyError, IndexCorruptError, IndexIncompleteErro
 from ctxopt.index.build import build_index
 from ctxopt.index.commit import MARKER, IndexState, index_state, read_commit
 from ctxopt.index.lock import index_lock
+from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader, IndexWriter
 from ctxopt.retrieve.candidates import CandidateSource
 from helpers import HashEmbedder, sample_repo
@@ -23,7 +24,7 @@ from helpers import HashEmbedder, sample_repo
 
 def built(tmp_path: Path) -> Settings:
     settings = load_settings(sample_repo(tmp_path))
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     return settings
 
 
@@ -56,7 +57,7 @@ def test_readers_keep_the_committed_version_while_a_run_writes(tmp_path: Path) -
     writer.replace_chunks(["inventory/storage.py"], None)  # a run killed mid-way
     assert chunk_keys(IndexReader(settings.db_path)) == before
     assert chunk_keys(IndexReader(settings.db_path, committed=False)) != before
-    build_index(settings, embedder=HashEmbedder(), workers=1)  # rolls back, then refreshes
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)  # rolls back, then refreshes
     assert chunk_keys(IndexReader(settings.db_path)) == before
 
 
@@ -69,7 +70,7 @@ def test_an_index_without_marker_is_refused_then_resumed(tmp_path: Path) -> None
     assert index_state(settings.db_path) is IndexState.INCOMPLETE
     with pytest.raises(IndexIncompleteError, match="run `ctxopt index` to finish it"):
         IndexReader(settings.db_path)
-    stats = build_index(settings, embedder=HashEmbedder(), workers=1)
+    stats = build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     assert stats.files == len(IndexReader(settings.db_path).file_records())
     reader = IndexReader(settings.db_path)
     assert chunk_keys(reader) == clean
@@ -83,7 +84,7 @@ def test_resuming_drops_chunks_the_files_table_does_not_claim(tmp_path: Path) ->
     files.delete("path = 'inventory/storage.py'")  # chunks written, files row not yet
     (settings.db_path / MARKER).unlink()
     (settings.db_path.parent / "inventory" / "storage.py").unlink()  # and the file went away
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     keys = chunk_keys(IndexReader(settings.db_path))
     assert keys == Counter({k: n for k, n in clean.items() if k[0] != "inventory/storage.py"})
 
@@ -105,8 +106,8 @@ def test_damage_is_detected_and_full_repairs_it(tmp_path: Path, damage: str) -> 
     with pytest.raises(IndexCorruptError, match="ctxopt index --full"):
         IndexReader(db)
     with pytest.raises(IndexCorruptError, match="ctxopt index --full"):
-        build_index(settings, embedder=HashEmbedder(), workers=1)
-    build_index(settings, full=True, embedder=HashEmbedder(), workers=1)
+        build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    build_index(settings, full=True, embedder=HashEmbedder(), workers=IN_PROCESS)
     reader = IndexReader(db)
     assert chunk_keys(reader) == clean
     assert full_text_works(reader)
@@ -116,7 +117,7 @@ def test_a_second_run_is_refused_or_waits(tmp_path: Path) -> None:
     settings = built(tmp_path)
     busy = rf"\(pid {os.getpid()}\); wait for it or pass --wait"
     with index_lock(settings.db_path), pytest.raises(IndexBusyError, match=busy):
-        build_index(settings, embedder=HashEmbedder(), workers=1)
+        build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     released = threading.Event()
 
     def hold() -> None:
@@ -129,6 +130,6 @@ def test_a_second_run_is_refused_or_waits(tmp_path: Path) -> None:
     holder = threading.Thread(target=hold)
     holder.start()
     ready.wait()
-    build_index(settings, embedder=HashEmbedder(), workers=1, wait=True)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS, wait=True)
     assert released.is_set()  # it only ran once the holder let go
     holder.join()

@@ -13,6 +13,7 @@ from ctxopt.errors import IndexCorruptError, IndexMissingError, StorageError
 from ctxopt.index.build import build_index
 from ctxopt.index.commit import MARKER, TABLES, IndexState, index_state, read_commit
 from ctxopt.index.location import RemoteIndex, locate
+from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.recover import drop_index, prepare_update
 from ctxopt.index.store import IndexReader, IndexWriter
 from ctxopt.retrieve.candidates import CandidateSource
@@ -32,7 +33,7 @@ def chunk_keys(reader: IndexReader) -> Counter[tuple[str, int, str]]:
 
 
 def test_a_build_writes_tables_and_marker_as_objects_and_nothing_locally(remote: Settings) -> None:
-    stats = build_index(remote, embedder=HashEmbedder(), workers=1)
+    stats = build_index(remote, embedder=HashEmbedder(), workers=IN_PROCESS)
     assert stats.files >= 10 and stats.db_path == remote.db_path
     location = locate(remote.db_path)
     assert isinstance(location, RemoteIndex)
@@ -47,12 +48,12 @@ def test_a_build_writes_tables_and_marker_as_objects_and_nothing_locally(remote:
 
 
 def test_an_incremental_run_embeds_only_what_changed(remote: Settings) -> None:
-    build_index(remote, embedder=HashEmbedder(), workers=1)
+    build_index(remote, embedder=HashEmbedder(), workers=IN_PROCESS)
     write_files(remote.root, {"inventory/extra.py": "def restock_shelf(n):\n    return n + 1\n"})
     (remote.root / "docs" / "design.md").unlink()
     commit_all(remote.root, "restock")
     again = HashEmbedder()
-    stats = build_index(remote, embedder=again, workers=1)
+    stats = build_index(remote, embedder=again, workers=IN_PROCESS)
     assert (stats.added, stats.changed, stats.deleted) == (1, 0, 1)
     assert again.embedded and all("restock_shelf" in t for t in again.embedded)
     paths = {key[0] for key in chunk_keys(IndexReader(remote.db_path))}
@@ -62,7 +63,7 @@ def test_an_incremental_run_embeds_only_what_changed(remote: Settings) -> None:
 def test_readers_keep_the_committed_versions_and_a_killed_run_is_rolled_back(
     remote: Settings,
 ) -> None:
-    build_index(remote, embedder=HashEmbedder(), workers=1)
+    build_index(remote, embedder=HashEmbedder(), workers=IN_PROCESS)
     reader = IndexReader(remote.db_path)
     before = chunk_keys(reader)
     IndexWriter(remote.db_path, 256).replace_chunks(["inventory/storage.py"], None)  # killed
@@ -74,7 +75,7 @@ def test_readers_keep_the_committed_versions_and_a_killed_run_is_rolled_back(
 
 
 def test_dropping_deletes_the_marker_then_every_object(remote: Settings) -> None:
-    build_index(remote, embedder=HashEmbedder(), workers=1)
+    build_index(remote, embedder=HashEmbedder(), workers=IN_PROCESS)
     drop_index(remote.db_path)
     assert index_state(remote.db_path) is IndexState.MISSING
     with pytest.raises(IndexMissingError, match=r"run `ctxopt index --db s3://.*` first"):
@@ -82,11 +83,11 @@ def test_dropping_deletes_the_marker_then_every_object(remote: Settings) -> None
 
 
 def test_a_full_rebuild_replaces_a_damaged_remote_index(remote: Settings) -> None:
-    build_index(remote, embedder=HashEmbedder(), workers=1)
+    build_index(remote, embedder=HashEmbedder(), workers=IN_PROCESS)
     locate(remote.db_path).write_text(MARKER, "not json")
     with pytest.raises(IndexCorruptError, match="is damaged"):
         IndexReader(remote.db_path)
-    stats = build_index(remote, embedder=HashEmbedder(), workers=1, full=True)
+    stats = build_index(remote, embedder=HashEmbedder(), workers=IN_PROCESS, full=True)
     assert stats.added == stats.files and IndexReader(remote.db_path).file_records()
 
 
@@ -95,4 +96,4 @@ def test_a_missing_bucket_is_one_storage_error_naming_it(
 ) -> None:
     settings = load_settings(sample_repo(tmp_path), {"db": "s3://no-such-bucket-here/app"})
     with pytest.raises(StorageError, match="the bucket 'no-such-bucket-here' does not exist"):
-        build_index(settings, embedder=HashEmbedder(), workers=1)
+        build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)

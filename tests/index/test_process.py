@@ -48,7 +48,7 @@ def test_a_crashing_worker_costs_only_its_file(
     files = sources(tmp_path, 80)
     monkeypatch.setattr(file_jobs, "process_file", crash_on_one_file)
     monkeypatch.setattr(file_jobs, "worker_context", lambda: multiprocessing.get_context("fork"))
-    results = list(process.process_files(files, 5.0, workers=2))
+    results = list(process.process_sharded(files, 5.0, workers=2))
     assert [r.source.path for r in results] == [s.path for s in files]
     crashed = next(r for r in results if r.source.path == CRASHER)
     assert crashed.chunked.fallback_reason == "parser crashed"
@@ -70,7 +70,7 @@ def test_without_worker_processes_files_are_still_parsed(
 ) -> None:
     files = sources(tmp_path, 70)
     monkeypatch.setattr(process, "WorkerPool", _NoWorkers)
-    results = list(process.process_files(files, 5.0, workers=2))
+    results = list(process.process_sharded(files, 5.0, workers=2))
     assert [r.source.path for r in results] == [s.path for s in files]
     assert all(not r.chunked.fallback_reason for r in results)
     assert {c.name for r in results for c in r.chunked.chunks} >= {"func_0", "func_69"}
@@ -96,7 +96,7 @@ def test_small_runs_are_isolated_too_and_a_hang_costs_one_file(
     monkeypatch.setattr(file_jobs, "process_file", hang_on_one_file)
     monkeypatch.setattr(file_jobs, "worker_context", lambda: multiprocessing.get_context("fork"))
     monkeypatch.setattr(file_jobs, "HANG_SLACK_S", 2.0)
-    results = list(process.process_files(files, 0.5, workers=1))
+    results = list(process.process_sharded(files, 0.5, workers=1))
     assert [r.source.path for r in results] == [s.path for s in files]
     reasons = {r.source.path: r.chunked.fallback_reason for r in results}
     assert reasons.pop(HANGER) == "parser hung"

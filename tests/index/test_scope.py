@@ -10,6 +10,7 @@ from ctxopt.app.refresh import refresh_index
 from ctxopt.config.settings import load_settings
 from ctxopt.index.build import build_index
 from ctxopt.index.commit import MARKER, read_commit
+from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.scope import Scope
 from ctxopt.index.store import IndexReader
 from helpers import HashEmbedder, commit_all, init_repo, write_files
@@ -37,7 +38,7 @@ def test_a_query_refresh_keeps_the_scope_the_index_was_built_with(tmp_path: Path
     repo = repo_with_docs_and_data(tmp_path)
     flags = {"exclude": ("docs/**",), "max_file_bytes": 20_000}
     built = load_settings(repo, flags)
-    build_index(built, embedder=HashEmbedder(), workers=1)
+    build_index(built, embedder=HashEmbedder(), workers=IN_PROCESS)
     assert indexed_paths(built.db_path) == {"src/app.py", "data/table.py"}
     commit = read_commit(built.db_path)
     assert commit is not None and commit.scope == Scope((), ("docs/**",), 20_000)
@@ -48,7 +49,7 @@ def test_a_query_refresh_keeps_the_scope_the_index_was_built_with(tmp_path: Path
     assert set(reader.file_records()) == {"src/app.py", "data/table.py"}
 
     write_files(repo, {"src/more.py": "def more():\n    return 2\n"})
-    build_index(plain, embedder=HashEmbedder(), workers=1)  # a plain `ctxopt index`
+    build_index(plain, embedder=HashEmbedder(), workers=IN_PROCESS)  # a plain `ctxopt index`
     assert indexed_paths(plain.db_path) == {"src/app.py", "src/more.py", "data/table.py"}
 
 
@@ -56,7 +57,7 @@ def test_a_flag_given_again_replaces_the_stored_scope(tmp_path: Path) -> None:
     repo = repo_with_docs_and_data(tmp_path)
     build_index(load_settings(repo, {"exclude": ("docs/**",)}), embedder=HashEmbedder())
     wider = load_settings(repo, {"exclude": ("nothing/**",)})
-    build_index(wider, embedder=HashEmbedder(), workers=1)
+    build_index(wider, embedder=HashEmbedder(), workers=IN_PROCESS)
     assert "docs/guide.md" in indexed_paths(wider.db_path)
     commit = read_commit(wider.db_path)
     assert commit is not None and commit.scope == Scope((), ("nothing/**",), 1_048_576)
@@ -65,7 +66,7 @@ def test_a_flag_given_again_replaces_the_stored_scope(tmp_path: Path) -> None:
 def test_a_marker_without_a_scope_still_reads(tmp_path: Path) -> None:
     repo = repo_with_docs_and_data(tmp_path)
     settings = load_settings(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     marker = settings.db_path / MARKER
     data = json.loads(marker.read_text())
     del data["scope"]  # as an index written before scopes were kept

@@ -12,6 +12,7 @@ from ctxopt.app.refresh import refresh_index
 from ctxopt.config.settings import load_settings
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index.build import build_index
+from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.secret_counts import secret_counts
 from ctxopt.index.store import IndexReader, IndexWriter
 from ctxopt.retrieve.candidates import CandidateSource
@@ -34,7 +35,7 @@ def indexed(tmp_path: Path) -> Path:
         },
     )
     commit_all(repo)
-    build_index(load_settings(repo), embedder=HashEmbedder(), workers=1)
+    build_index(load_settings(repo), embedder=HashEmbedder(), workers=IN_PROCESS)
     return repo
 
 

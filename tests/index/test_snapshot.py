@@ -19,6 +19,7 @@ from ctxopt.app import refresh as app_refresh
 from ctxopt.config.settings import Settings, load_settings
 from ctxopt.index import snapshot
 from ctxopt.index.build import build_index
+from ctxopt.index.process import IN_PROCESS
 from ctxopt.types import IndexStats
 from helpers import HashEmbedder, commit_all, sample_repo
 
@@ -36,7 +37,7 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> list[Settings]:
         calls.append(settings)
         kwargs.pop("progress", None)
         kwargs.pop("workers", None)
-        return build_index(settings, embedder=HashEmbedder(), workers=1, **kwargs)
+        return build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS, **kwargs)
 
     monkeypatch.setattr(app_index, "_build", build)
     monkeypatch.setattr(app_refresh, "build_index", build)
@@ -56,7 +57,7 @@ def test_no_change_is_answered_without_the_indexer(
 ) -> None:
     quick = app_index.index_repository(indexed)
     assert len(builds) == 1
-    full = build_index(indexed, embedder=HashEmbedder(), workers=1)  # finds nothing to do
+    full = build_index(indexed, embedder=HashEmbedder(), workers=IN_PROCESS)  # finds nothing to do
     assert full.added == full.changed == full.deleted == 0
     assert _stats(quick) == _stats(full)
 

@@ -10,6 +10,7 @@ import pytest
 from ctxopt.config.settings import load_settings
 from ctxopt.index import vector_index
 from ctxopt.index.build import build_index
+from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.candidates import CandidateSource
 from helpers import HashEmbedder, commit_all, init_repo, write_files
@@ -35,12 +36,12 @@ def test_the_index_is_built_only_past_the_threshold(
 ) -> None:
     repo = many_functions(tmp_path, 60)  # 360 chunks
     small = load_settings(repo, {"db": tmp_path / "small"})
-    build_index(small, embedder=HashEmbedder(), workers=1)
+    build_index(small, embedder=HashEmbedder(), workers=IN_PROCESS)
     assert not vector_index.has_vector_index(IndexReader(small.db_path).dataset("chunks"))
 
     monkeypatch.setattr(vector_index, "ANN_MIN_ROWS", 300)
     large = load_settings(repo, {"db": tmp_path / "large"})
-    build_index(large, embedder=HashEmbedder(), workers=1)
+    build_index(large, embedder=HashEmbedder(), workers=IN_PROCESS)
     chunks = IndexReader(large.db_path).dataset("chunks")
     assert vector_index.has_vector_index(chunks)
 
@@ -58,10 +59,10 @@ def test_rows_added_after_the_index_are_found_by_vector_and_full_text(
     monkeypatch.setattr(vector_index, "ANN_MIN_ROWS", 300)
     repo = many_functions(tmp_path, 60)
     settings = load_settings(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     write_files(repo, {"pkg/refunds.py": "def reconcile_refund_ledger(entry):\n    return entry\n"})
     commit_all(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=1)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
 
     source = CandidateSource(IndexReader(settings.db_path))
     assert vector_index.has_vector_index(IndexReader(settings.db_path).dataset("chunks"))

@@ -12,6 +12,7 @@ import pytest
 
 from ctxopt.config.settings import load_settings
 from ctxopt.index.build import build_index
+from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
 from ctxopt.index.watch import ChangeFilter, WatchBatch, watch_index
 from helpers import HashEmbedder, commit_all, init_repo, write_files
@@ -41,7 +42,7 @@ def watching(tmp_path: Path) -> Iterator[tuple[Path, queue.Queue[WatchBatch]]]:
     commit_all(repo)
     settings = load_settings(repo)
     embedder = HashEmbedder()
-    build_index(settings, embedder=embedder, workers=1)
+    build_index(settings, embedder=embedder, workers=IN_PROCESS)
     batches: queue.Queue[WatchBatch] = queue.Queue()
     stop = threading.Event()
 

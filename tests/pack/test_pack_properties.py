@@ -15,6 +15,7 @@ from ctxopt.app.pack import refresh_then_pack
 from ctxopt.config.settings import load_settings
 from ctxopt.errors import BudgetError
 from ctxopt.index.build import build_index
+from ctxopt.index.process import IN_PROCESS
 from ctxopt.pack.api import PackOptions
 from ctxopt.types import Fidelity
 from helpers import sample_repo
@@ -28,7 +29,7 @@ WORDS = (
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     repo = sample_repo(tmp_path_factory.mktemp("props"))
-    build_index(load_settings(repo), workers=1)
+    build_index(load_settings(repo), workers=IN_PROCESS)
     return repo
 
 

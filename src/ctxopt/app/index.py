@@ -36,8 +36,7 @@ def index_repository(
         if stats is not None:
             return stats
     head = snapshot.current_head(settings) if before is not None else ""
-    if workers != 1:  # one worker parses in process
-        start_parsers()
+    start_parsers()
     stats = _build(settings, full=full, progress=progress, wait=wait, workers=workers)
     if before is not None:
         keep(settings, before, stats, head)

@@ -74,7 +74,8 @@ def index(
             metavar="N",
             min=1,
             help="Worker processes that chunk and embed, fed shards of about equal tokens "
-            "(default: the processors available). 1 runs in this process.",
+            "(default: the processors available). Every parse runs in a worker, so a grammar "
+            "that crashes or hangs costs only its file.",
             show_default=False,
         ),
     ] = None,

@@ -23,6 +23,7 @@ from ctxopt.index.graph import build_graph
 from ctxopt.index.lock import index_lock
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import (
+    IN_PROCESS,
     ProcessedFile,
     default_workers,
     file_hash,
@@ -219,7 +220,7 @@ def _build_locked(
         ignore_self(settings.db_path)  # an index built before ctxopt wrote .gitignore
         return _stats(plan.stored, plan.skipped, started, plan.embedder_name, settings.db_path)
     progress = progress or SilentProgress()
-    if plan.todo and (workers or default_workers()) > 1:
+    if plan.todo and workers != IN_PROCESS:
         warm_up()  # start the parser workers' fork server while the embedder loads
     embedder = embedder or get_embedder(
         plan.embedder_name, cache_dir=settings.model_cache, notify=progress.message
@@ -283,7 +284,7 @@ def apply_index(
     progress.start(len(todo), "indexing")
     batch = _Batch.empty()
     pending: list[Chunk] = []
-    workers = workers or default_workers()
+    workers = default_workers() if workers is None else workers
     in_workers = shared_cache_dir(embedder) if workers > 1 and todo else None
     if plan.meta is None and in_workers:
         _import_soon("lancedb")  # the full-text build needs it; the parent is idle meanwhile

@@ -15,10 +15,12 @@ __all__ = [
     "default_workers",
     "file_hash",
     "process_file",
-    "process_files",
     "process_sharded",
     "warm_up",
 ]
+
+
+IN_PROCESS = 0  # workers=0: parse in this process (tests and tools; no isolation from a grammar)
 
 
 def default_workers() -> int:
@@ -27,28 +29,6 @@ def default_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
-
-
-def process_files(
-    sources: Sequence[SourceFile], timeout_s: float, workers: int
-) -> Iterator[ProcessedFile]:
-    """Process files in order, every parse in a worker process, whatever the run's size.
-
-    A file whose parser kills its worker (a segfaulting grammar) or runs past the watchdog
-    (a grammar that hangs where the parse deadline cannot reach) costs only that file: it
-    falls back to line chunks, its worker is replaced and the others go on.  When no worker
-    can start at all (a caller's script without a main guard, a sandbox without process
-    support), the files are processed in this process instead.
-    """
-    if not sources:
-        return
-    try:
-        pool = WorkerPool(max(1, workers), timeout_s)
-    except (OSError, RuntimeError):
-        yield from (process_file(source, timeout_s) for source in sources)
-        return
-    with pool:
-        yield from pool.run(sources)
 
 
 def process_sharded(
@@ -60,11 +40,15 @@ def process_sharded(
 ) -> Iterator[ProcessedFile]:
     """Process files in order, split into token-sized shards over up to `workers` worker
     processes (never more than there are shards); with embed_cache the workers embed too
-    (their results carry vectors).  One worker runs in this process: no start-up, and no
-    isolation from a grammar that crashes (the parse deadline still holds)."""
+    (their results carry vectors).  Every parse runs in a worker, one worker included, so a
+    grammar that crashes or hangs costs only its file: it falls back to line chunks, its
+    worker is replaced and the others go on.  When no worker can start at all (a caller's
+    script without a main guard, a sandbox without process support) the files are processed
+    here; workers=IN_PROCESS does that on purpose (no start-up and no isolation: for tests
+    and tools, not offered on the command line)."""
     if not sources:
         return
-    if workers <= 1:
+    if workers <= IN_PROCESS:
         yield from (process_file(source, timeout_s) for source in sources)
         return
     shards = make_shards(sources, workers)

@@ -1,4 +1,4 @@
-"""A small pool of parser processes with a watchdog, for process.process_files.
+"""A small pool of parser processes with a watchdog, for process.process_sharded.
 
 Unlike concurrent.futures, a worker that dies or hangs costs only the file it was on:
 results come back one file at a time, so the parent knows which file a worker was
