@@ -65,5 +65,7 @@ def ensure_at(db: DbLocation, *, rebuild: bool) -> bool:
     from ctxopt.index.location import locate
 
     location = locate(db)
+    if not location.has_table(schema.CHUNKS):  # nothing was written (an empty repository)
+        return False
     dataset = lance.dataset(location.uri(schema.CHUNKS), storage_options=location.options)
     return ensure(dataset, rebuild=rebuild)
