@@ -8,12 +8,12 @@ from rich.table import Table
 
 from ctxopt.cli.console import Terminal, plain
 from ctxopt.pack.labels import shown_name
-from ctxopt.types import QueryResult, ScoredChunk
+from ctxopt.types import Chunk, QueryResult, ScoredChunk
 
 
-def result_json(hit: ScoredChunk, *, explain: bool) -> dict[str, Any]:
-    chunk = hit.chunk
-    item: dict[str, Any] = {
+def chunk_json(chunk: Chunk) -> dict[str, Any]:
+    """Where a chunk is and what it is, as query --json and the MCP server name it."""
+    return {
         "file": chunk.path,
         "start_line": chunk.start_line,
         "end_line": chunk.end_line,
@@ -21,9 +21,11 @@ def result_json(hit: ScoredChunk, *, explain: bool) -> dict[str, Any]:
         "kind": chunk.kind.value,
         "language": chunk.language,
         "tokens": chunk.tokens,
-        "score": hit.score,
-        "reasons": list(hit.reasons),
     }
+
+
+def result_json(hit: ScoredChunk, *, explain: bool) -> dict[str, Any]:
+    item = chunk_json(hit.chunk) | {"score": hit.score, "reasons": list(hit.reasons)}
     if explain:
         item["factors"] = hit.factors
     return item

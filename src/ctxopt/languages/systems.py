@@ -23,6 +23,18 @@ _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', _M)
 _C_TYPES = {"type_definition": "type", "enum_specifier": "type"}
 _PREPROC = frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"})
 
+# the C preprocessor's and extern "C"'s wrappers, in C and C++ alike
+C_GROUPS = frozenset(
+    {
+        "preproc_if",
+        "preproc_ifdef",
+        "preproc_else",
+        "preproc_elif",
+        "linkage_specification",
+        "declaration_list",
+    }
+)
+
 C = Language(
     name="c",
     family=Family.CODE,
@@ -40,16 +52,7 @@ C = Language(
     outline=Outline(
         functions=frozenset({"function_definition"}),
         scopes=frozenset({"struct_specifier"}),
-        groups=frozenset(
-            {
-                "preproc_if",
-                "preproc_ifdef",
-                "preproc_else",
-                "preproc_elif",
-                "linkage_specification",
-                "declaration_list",
-            }
-        ),
+        groups=C_GROUPS,
     ),
     doc_style=DocStyle.SLASH_STAR,
     imports=Imports(patterns=(_INCLUDE,), module_extensions=(".h", ".c")),
@@ -84,16 +87,7 @@ CPP = Language(
     outline=Outline(
         functions=frozenset({"function_definition"}),
         scopes=frozenset({"class_specifier", "struct_specifier", "namespace_definition"}),
-        groups=frozenset(
-            {
-                "preproc_if",
-                "preproc_ifdef",
-                "preproc_else",
-                "preproc_elif",
-                "linkage_specification",
-                "declaration_list",
-            }
-        ),
+        groups=C_GROUPS,
     ),
     doc_style=DocStyle.SLASH_STAR,
     imports=Imports(patterns=(_INCLUDE,), module_extensions=(".hpp", ".cc", ".cpp")),

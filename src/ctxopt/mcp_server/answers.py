@@ -13,7 +13,7 @@ from mcp.types import CallToolResult, TextContent
 from ctxopt.app.refresh import Freshness
 from ctxopt.app.stats_report import StatsReport, report_json
 from ctxopt.cli.render_pack import pack_json
-from ctxopt.cli.render_query import result_json
+from ctxopt.cli.render_query import chunk_json, result_json
 from ctxopt.mcp_server.reading import Lines
 from ctxopt.types import Chunk, IndexStats, PackResult, QueryResult
 from ctxopt.wording import plural
@@ -52,17 +52,7 @@ def pack_answer(result: PackResult) -> CallToolResult:
 
 
 def chunk_answer(chunk: Chunk) -> CallToolResult:
-    data = {
-        "id": chunk.id,
-        "file": chunk.path,
-        "start_line": chunk.start_line,
-        "end_line": chunk.end_line,
-        "name": chunk.qualified_name or chunk.name,
-        "kind": chunk.kind.value,
-        "language": chunk.language,
-        "tokens": chunk.tokens,
-        "text": chunk.text,
-    }
+    data = {"id": chunk.id} | chunk_json(chunk) | {"text": chunk.text}
     head = f"{chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.kind.value} {data['name']}"
     return _result(f"{head}\n{chunk.text}", data)
 
