@@ -7,7 +7,7 @@ import pytest
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.render_stats import index_summary
 from ctxopt.types import IndexStats
-from ctxopt.wording import plural
+from ctxopt.wording import plural, shown_path
 
 
 @pytest.mark.parametrize(
@@ -34,3 +34,20 @@ def test_index_summary_says_one_file(capsys: pytest.CaptureFixture[str]) -> None
     assert "1 file, 1 chunk, 1 token (+1 ~0 -0, 1 chunk embedded)" in err
     assert "parser trouble: 1 file;" in err
     assert "1 files" not in err and "1 chunks" not in err
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("src/app.py", "src/app.py"),
+        ("dir with space/ünï 漢字.py", "dir with space/ünï 漢字.py"),
+        ("we\nird.py", '"we\\nird.py"'),
+        ("tab\there.py", '"tab\\there.py"'),
+        ('a "quoted" \\ name\r.py', '"a \\"quoted\\" \\\\ name\\r.py"'),
+        ("bell\x07\u2028.py", '"bell\\u0007\\u2028.py"'),
+    ],
+)
+def test_shown_path_quotes_only_names_that_would_break_a_line(path: str, expected: str) -> None:
+    shown = shown_path(path)
+    assert shown == expected
+    assert "\n" not in shown and "\r" not in shown

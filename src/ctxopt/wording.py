@@ -2,8 +2,28 @@
 
 from __future__ import annotations
 
+import re
+
 
 def plural(count: int, noun: str) -> str:
     """The count with thousands separators and the noun, with an "s" unless the count is one:
     "1 file", "0 files", "2,345 files" (enough for the regular nouns ctxopt uses)."""
     return f"{count:,} {noun if count == 1 else noun + 's'}"
+
+
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def shown_path(path: str) -> str:
+    """A path as one line a reader can trust: as it is, unless it holds a line break or another
+    control character; then quoted with escapes, as git quotes such names: `"we\\nird.py"`."""
+    if not _UNPRINTABLE.search(path):
+        return path
+    quoted = _UNPRINTABLE.sub(_escape, path.replace("\\", "\\\\").replace('"', '\\"'))
+    return f'"{quoted}"'
+
+
+def _escape(found: re.Match[str]) -> str:
+    char = found.group(0)
+    named = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    return named.get(char) or f"\\u{ord(char):04x}"

@@ -109,6 +109,33 @@ def test_paths_with_spaces_and_non_ascii_names(tmp_path: Path, cli: CliRunner) -
     ElementTree.fromstring(pack.out)
 
 
+def test_a_file_name_with_a_line_break_stays_on_one_line(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "newline")
+    odd = "we\nird.py"
+    write_files(
+        repo, {odd: "def alpha_helper():\n    return 1\n", "ok.py": "def beta():\n    return 2\n"}
+    )
+    commit_all(repo)
+    assert cli("index", str(repo), "--quiet").code == 0
+    found = hits(cli("query", "alpha helper", "--path", str(repo), "--json"))
+    assert found[0]["file"] == odd  # machine output keeps the real name
+    table = cli("query", "alpha helper", "--path", str(repo))
+    assert table.code == 0 and '"we\\nird.py":1-2' in table.out + table.err
+    for fmt, header in (
+        ("markdown", '## "we\\nird.py" (python'),
+        ("plain", '=== "we\\nird.py" (python'),
+    ):
+        pack = cli("pack", "alpha helper", "--path", str(repo), "--format", fmt)
+        assert pack.code == 0, pack.err
+        assert header in pack.out and "def alpha_helper():" in pack.out
+        assert not any(
+            line in ("we", "ird.py") or line.startswith("ird.py") for line in pack.out.splitlines()
+        )
+    xml = cli("pack", "alpha helper", "--path", str(repo), "--format", "xml")
+    sources = [s.text for s in ElementTree.fromstring(xml.out).iter("source")]
+    assert odd in sources  # a parser gets the exact name back
+
+
 def test_a_tree_200_folders_deep(tmp_path: Path, cli: CliRunner) -> None:
     repo = init_repo(tmp_path / "deep")
     deep = "/".join(f"level{i}" for i in range(200)) + "/leaf.py"

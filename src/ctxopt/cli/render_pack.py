@@ -8,7 +8,7 @@ from typing import Any
 from ctxopt.cli.console import Terminal
 from ctxopt.pack.api import CANDIDATES
 from ctxopt.pack.explain import drops_to_explain
-from ctxopt.pack.labels import shown_name
+from ctxopt.pack.labels import chunk_place, shown_name
 from ctxopt.pack.models import price_source
 from ctxopt.types import Fidelity, PackResult, StopReason
 from ctxopt.wording import plural
@@ -144,7 +144,7 @@ def pack_explain(terminal: Terminal, result: PackResult) -> None:
         if choice.stepped is not None:
             fidelity += f" ({choice.stepped.text})"
         terminal.err.print(
-            f"+ {chunk.path}:{chunk.start_line}-{chunk.end_line} {shown_name(chunk)} "
+            f"+ {chunk_place(chunk)} {shown_name(chunk)} "
             f"[{fidelity}, {choice.tokens} tok, score {choice.hit.score:.3f}] "
             f"{choice.why.text}: {'; '.join(choice.hit.reasons[:3])}",
             markup=False,
@@ -153,8 +153,7 @@ def pack_explain(terminal: Terminal, result: PackResult) -> None:
     for drop in (*report.above, *report.below):
         chunk = drop.hit.chunk
         terminal.err.print(
-            f"- {chunk.path}:{chunk.start_line}-{chunk.end_line} {shown_name(chunk)} "
-            f"(score {drop.hit.score:.3f}): {drop.text}",
+            f"- {chunk_place(chunk)} {shown_name(chunk)} (score {drop.hit.score:.3f}): {drop.text}",
             markup=False,
         )
     if report.unlisted:

@@ -7,7 +7,7 @@ from typing import Any
 from rich.table import Table
 
 from ctxopt.cli.console import Terminal, plain
-from ctxopt.pack.labels import shown_name
+from ctxopt.pack.labels import chunk_place, shown_name
 from ctxopt.types import Chunk, QueryResult, ScoredChunk
 
 
@@ -43,7 +43,7 @@ def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> No
     if not result.results:
         terminal.warn("nothing relevant found in the index")
         return
-    places = [f"{h.chunk.path}:{h.chunk.start_line}-{h.chunk.end_line}" for h in result.results]
+    places = [chunk_place(h.chunk) for h in result.results]
     table = Table(show_edge=False)
     table.add_column("#", no_wrap=True, justify="right")
     table.add_column("file:lines", overflow="fold", min_width=min(48, max(map(len, places))))

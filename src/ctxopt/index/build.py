@@ -35,6 +35,7 @@ from ctxopt.index.scope import scope_of
 from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, make_index_folder
 from ctxopt.index.worker_embed import shared_cache_dir
 from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats, RefreshPlan, SourceFile
+from ctxopt.wording import shown_path
 
 EMBED_BATCH = 1024  # chunks the parent embeds at a time (when the workers do not)
 WRITE_BATCH = 8_192  # chunks per write: bounds the rows held in memory, whatever the repo
@@ -373,9 +374,10 @@ def _note_file(done: ProcessedFile, counters: Counter[str], warnings: list[str])
     counters["decode_errors"] += done.chunked.decode_errors
     if done.chunked.fallback_reason and done.source.language not in ("text",):
         counters["fallback"] += 1
-        warnings.append(f"{done.source.path}: line chunks ({done.chunked.fallback_reason})")
+        reason = done.chunked.fallback_reason
+        warnings.append(f"{shown_path(done.source.path)}: line chunks ({reason})")
     if done.error:
-        warnings.append(f"{done.source.path}: {done.error}")
+        warnings.append(f"{shown_path(done.source.path)}: {done.error}")
 
 
 def _file_record(done: ProcessedFile, commit_time: int) -> FileRecord:

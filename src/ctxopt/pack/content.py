@@ -5,6 +5,7 @@ from __future__ import annotations
 from ctxopt import tokens
 from ctxopt.pack.compress import Level, compress, signature_stub
 from ctxopt.pack.compress.markers import marker, shows_code
+from ctxopt.pack.labels import chunk_place
 from ctxopt.pack.select import Render
 from ctxopt.types import Chunk, Fidelity
 
@@ -92,7 +93,7 @@ def make_renderer(level: Level) -> Render:
         key = (chunk.id, fidelity, lines)
         if key not in cache:
             content = chunk_content(chunk, fidelity, level, lines)
-            place = f"{chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.qualified_name}"
+            place = f"{chunk_place(chunk)} {chunk.qualified_name}"
             cost = tokens.count(content or place) + ENTRY_OVERHEAD
             cache[key] = (content, cost)
         return cache[key]

@@ -12,8 +12,14 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ctxopt.types import Choice, Chunk, ChunkKind, Fidelity
+from ctxopt.wording import shown_path
 
 _PIECE = re.compile(r"^(.*\S)#(\d+)$")  # the chunker's name of a piece after the first
+
+
+def chunk_place(chunk: Chunk) -> str:
+    """Where a chunk is, as a reader cites it: `path:start-end`."""
+    return f"{shown_path(chunk.path)}:{chunk.start_line}-{chunk.end_line}"
 
 
 def chunk_name(chunk: Chunk) -> str:

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ctxopt.languages import by_name
-from ctxopt.pack.labels import entry_label, shown_name
+from ctxopt.pack.labels import chunk_place, entry_label, shown_name
 from ctxopt.pack.xml_text import xml_cdata, xml_comment, xml_escape
 from ctxopt.types import Choice, Chunk, Fidelity
+from ctxopt.wording import shown_path
 
 FORMATS = ("markdown", "xml", "plain")
 
@@ -143,7 +144,7 @@ def render_markdown(data: RenderInput) -> str:
     if data.overview:
         parts.append(f"## Repository structure\n\n```\n{data.overview}\n```\n")
     for group in data.groups:
-        parts.append(f"## {group.path} ({group.language}, lines {group.ranges})\n")
+        parts.append(f"## {shown_path(group.path)} ({group.language}, lines {group.ranges})\n")
         for run in group.entries:
             body = run_text(run, line_numbers=data.line_numbers)
             fence = _fence(body)
@@ -191,7 +192,7 @@ def render_plain(data: RenderInput) -> str:
     if data.overview:
         parts += ["Repository structure:", data.overview, ""]
     for group in data.groups:
-        parts.append(f"=== {group.path} ({group.language}, lines {group.ranges}) ===")
+        parts.append(f"=== {shown_path(group.path)} ({group.language}, lines {group.ranges}) ===")
         for run in group.entries:
             parts.append(f"--- {run_label(run)}")
             parts.append(run_text(run, line_numbers=data.line_numbers))
@@ -212,7 +213,7 @@ def render(data: RenderInput, fmt: str) -> str:
 def _place(choice: Choice) -> str:
     chunk = choice.hit.chunk
     name = shown_name(chunk)
-    return f"{chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.kind.value} {name}".rstrip()
+    return f"{chunk_place(chunk)} {chunk.kind.value} {name}".rstrip()
 
 
 def _lang_tag(language: str) -> str:
