@@ -163,13 +163,18 @@ def test_a_thousand_small_files(tmp_path: Path, cli: CliRunner) -> None:
 
 def test_an_empty_repository_indexes_queries_and_packs(tmp_path: Path, cli: CliRunner) -> None:
     repo = init_repo(tmp_path / "empty")  # git init, no commit
-    assert cli("index", str(repo), "--quiet").code == 0
+    index = cli("index", str(repo))
+    assert index.code == 0 and "the index is empty: the repository has no files" in index.err
+    assert "language" not in index.err  # no empty table
     query = cli("query", "anything at all", "--path", str(repo))
     assert query.code == 0 and "Traceback" not in query.err
     assert "nothing relevant found" in query.err
     pack = cli("pack", "anything at all", "--path", str(repo), "--json")
     assert pack.code == 0, pack.err
     assert pack.json()["chunks"] == []  # type: ignore[index]
+    assert any("the index is empty" in w for w in pack.json()["warnings"])  # type: ignore[index]
+    table = cli("stats", "--path", str(repo))
+    assert table.code == 0 and "largest files" not in table.out and "0 files" in table.out
     stats = cli("stats", "--path", str(repo), "--json")
     assert stats.code == 0 and stats.json()["files"] == 0  # type: ignore[index]
 

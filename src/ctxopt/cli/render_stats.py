@@ -45,7 +45,8 @@ def _language_table(languages: dict[str, dict[str, int]]) -> Table:
 
 
 def index_summary(terminal: Terminal, stats: IndexStats) -> None:
-    terminal.err.print(_language_table(stats.languages))
+    if stats.files:
+        terminal.err.print(_language_table(stats.languages))
     skipped = ", ".join(f"{reason} {count}" for reason, count in sorted(stats.skipped.items()))
     terminal.err.print(
         f"{plural(stats.files, 'file')}, {plural(stats.chunks, 'chunk')}, "
@@ -63,20 +64,16 @@ def index_summary(terminal: Terminal, stats: IndexStats) -> None:
             markup=False,
         )
     terminal.err.print(f"index: {stats.db_path} ({stats.embedder})", markup=False)
+    if not stats.files:
+        why = "every file was skipped (see above)" if skipped else "the repository has no files"
+        terminal.warn(f"the index is empty: {why}; query and pack will have nothing to show")
 
 
 def report_table(terminal: Terminal, report: IndexReport, *, top: int = 10) -> None:
     """The index view: languages, folders, largest files, size, embedder and freshness."""
     when = datetime.fromtimestamp(report.indexed_at, tz=timezone.utc).strftime("%Y-%m-%d %H:%M")
-    terminal.out.print(_language_table(report.languages))
-    folders = _table(f"folders (depth {report.depth})", ["folder", "files", "tokens"])
-    for row in report.folders[:top]:
-        folders.add_row(escape(row.folder), f"{row.files:,}", f"{row.tokens:,}")
-    terminal.out.print(folders)
-    largest = _table("largest files", ["file", "language", "tokens"])
-    for item in report.largest_files:
-        largest.add_row(escape(item.path), escape(item.language), f"{item.tokens:,}")
-    terminal.out.print(largest)
+    if report.files:
+        _composition_tables(terminal, report, top)
     terminal.out.print(
         f"{plural(report.files, 'file')}, {plural(report.chunks, 'chunk')}, "
         f"{plural(report.tokens, 'token')}\n"
@@ -87,6 +84,19 @@ def report_table(terminal: Terminal, report: IndexReport, *, top: int = 10) -> N
         f"secrets redacted in outputs: {secrets_line(report.secrets)}",
         markup=False,
     )
+
+
+def _composition_tables(terminal: Terminal, report: IndexReport, top: int) -> None:
+    """Languages, the largest folders and the largest files of a non-empty index."""
+    terminal.out.print(_language_table(report.languages))
+    folders = _table(f"folders (depth {report.depth})", ["folder", "files", "tokens"])
+    for row in report.folders[:top]:
+        folders.add_row(escape(row.folder), f"{row.files:,}", f"{row.tokens:,}")
+    terminal.out.print(folders)
+    largest = _table("largest files", ["file", "language", "tokens"])
+    for item in report.largest_files:
+        largest.add_row(escape(item.path), escape(item.language), f"{item.tokens:,}")
+    terminal.out.print(largest)
 
 
 def _savings_table(report: StatsReport) -> Table | None:

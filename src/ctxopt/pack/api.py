@@ -122,7 +122,12 @@ def pack_query_result(
         query.confidence if not options.extra_hits else retrieval_confidence(query.entities, hits)
     )
     warnings: list[str] = []
-    if confidence < LOW_CONFIDENCE:
+    if not records:
+        warnings.append(
+            "the index is empty (the repository has no files ctxopt reads): "
+            "the prompt holds only the task"
+        )
+    elif confidence < LOW_CONFIDENCE:
         warnings.append(
             "no highly relevant code found; the task passes through with little context"
         )
