@@ -140,3 +140,19 @@ def test_secret_files_assets_and_loops_are_skipped_and_counted(
     human = cli("index", str(repo), "--full")
     assert human.code == 0, human.err
     assert "skipped: asset 2, secret 4, symlink_loop 2" in human.err
+
+
+def test_reset_scope_forgets_the_scope_a_plain_run_keeps(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "scoped")
+    write_files(repo, {"app.py": "def run():\n    return 1\n", "docs/guide.md": "# Guide\n"})
+    commit_all(repo)
+
+    def files(*flags: str) -> int:
+        result = cli("index", str(repo), "--json", *flags)
+        assert result.code == 0, result.err
+        return int(result.json()["files"])  # type: ignore[index]
+
+    assert files("--exclude", "docs/**") == 1
+    assert files() == 1  # a plain run keeps the stored scope (and its snapshot says so)
+    assert files("--reset-scope") == 2
+    assert files() == 2  # the reset is stored: later runs keep the whole repository

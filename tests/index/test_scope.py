@@ -11,7 +11,7 @@ from ctxopt.config.settings import load_settings
 from ctxopt.index.build import build_index
 from ctxopt.index.commit import MARKER, read_commit
 from ctxopt.index.process import IN_PROCESS
-from ctxopt.index.scope import Scope
+from ctxopt.index.scope import Scope, without_stored_scope
 from ctxopt.index.store import IndexReader
 from helpers import HashEmbedder, commit_all, init_repo, write_files
 
@@ -75,3 +75,27 @@ def test_a_marker_without_a_scope_still_reads(tmp_path: Path) -> None:
     assert commit is not None and commit.scope is None
     freshness, _reader = refresh_index(settings, refresh=False)
     assert freshness.stale == 0
+
+
+def test_reset_scope_drops_the_stored_scope_for_this_run_and_later_ones(tmp_path: Path) -> None:
+    repo = repo_with_docs_and_data(tmp_path)
+    built = load_settings(repo, {"exclude": ("docs/**",), "max_file_bytes": 2_000})
+    build_index(built, embedder=HashEmbedder(), workers=IN_PROCESS)
+    assert indexed_paths(built.db_path) == {"src/app.py"}
+
+    reset = without_stored_scope(load_settings(repo))
+    build_index(reset, embedder=HashEmbedder(), workers=IN_PROCESS)
+    assert indexed_paths(reset.db_path) == {"src/app.py", "docs/guide.md", "data/table.py"}
+    commit = read_commit(reset.db_path)
+    plain = load_settings(repo)
+    assert commit is not None and commit.scope == Scope((), (), plain.max_file_bytes)
+    freshness, reader = refresh_index(plain, refresh=True)  # a later query keeps it
+    assert freshness.stale == 0 and len(reader.file_records()) == 3
+
+
+def test_reset_scope_keeps_the_scope_a_layer_sets(tmp_path: Path) -> None:
+    repo = repo_with_docs_and_data(tmp_path)
+    build_index(load_settings(repo, {"exclude": ("docs/**",)}), embedder=HashEmbedder())
+    reset = without_stored_scope(load_settings(repo, {"include": ("src/**",)}))
+    build_index(reset, embedder=HashEmbedder(), workers=IN_PROCESS)
+    assert indexed_paths(reset.db_path) == {"src/app.py"}

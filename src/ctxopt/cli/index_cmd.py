@@ -67,6 +67,15 @@ def index(
             "--max-file-bytes", metavar="BYTES", help="Skip larger files (default 1 MiB)."
         ),
     ] = None,
+    reset_scope: Annotated[
+        bool,
+        typer.Option(
+            "--reset-scope",
+            help="Forget the --include, --exclude and --max-file-bytes the index was built "
+            "with: this run and later ones use only the config files, variables and this "
+            "run's flags.",
+        ),
+    ] = False,
     workers: Annotated[
         int | None,
         typer.Option(
@@ -103,6 +112,7 @@ def index(
     from ctxopt.app.index import index_repository
     from ctxopt.cli.render_stats import index_summary
     from ctxopt.discover.remote import remote_repo
+    from ctxopt.index.scope import without_stored_scope
 
     location = target or path
     if watch and as_json:
@@ -121,6 +131,8 @@ def index(
         exclude=tuple(exclude) if exclude else None,
         max_file_bytes=max_file_bytes,
     )
+    if reset_scope:
+        settings = without_stored_scope(settings)
     progress = BarProgress(terminal)
     before = safe_read_commit(settings.db_path)
     try:

@@ -52,3 +52,16 @@ def with_stored_scope(settings: Settings, stored: Scope | None) -> Settings:
         if settings.source(name) == "default" and getattr(stored, name) != getattr(settings, name)
     }
     return replace(settings, **kept) if kept else settings  # type: ignore[arg-type]
+
+
+RESET = "--reset-scope"  # the source of a scope field that a run resets to its layers' value
+
+
+def without_stored_scope(settings: Settings) -> Settings:
+    """settings whose scope no stored scope overrides: each field no layer set keeps its
+    default, and the run that uses them stores that as the index's new scope."""
+    sources = dict(settings.sources)
+    for name in SCOPE_FIELDS:
+        if settings.source(name) == "default":
+            sources[name] = RESET
+    return replace(settings, sources=tuple(sorted(sources.items())))

@@ -26,6 +26,7 @@ from ctxopt.config.settings import Settings
 from ctxopt.discover.git import head_commit
 from ctxopt.discover.walk import git_listing
 from ctxopt.index.lock import LOCK_NAME, holder
+from ctxopt.index.scope import RESET, SCOPE_FIELDS
 from ctxopt.types import IndexStats
 
 SNAPSHOT_NAME = "fresh.json"
@@ -137,6 +138,7 @@ def _key(settings: Settings, top: str, folder: list[list[Any]]) -> str:
         "include": list(settings.include),
         "exclude": list(settings.exclude),
         "max_file_bytes": settings.max_file_bytes,
+        "reset_scope": any(settings.source(name) == RESET for name in SCOPE_FIELDS),
         "folder": folder,
     }
     text = json.dumps(decides, sort_keys=True)
