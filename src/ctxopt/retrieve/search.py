@@ -26,6 +26,7 @@ from ctxopt.retrieve.scoring import (
     score_candidates,
 )
 from ctxopt.retrieve.windows import Window, best_window, rank_windows
+from ctxopt.tune.stored import tuned_weights
 from ctxopt.types import Chunk, Entities, Intent, IntentType, QueryResult, ScoredChunk
 
 LEXICAL_POOL = 300
@@ -131,18 +132,38 @@ def expand(
                 _add(pool, chunk).graph_hits.add("calls a top hit")
 
 
-def search(
+@dataclass(frozen=True)
+class Ranking:
+    """Every candidate of a task, best first (before --k and localising)."""
+
+    ranked: list[ScoredChunk]
+    candidates: int
+    entities: Entities
+    intent: Intent
+    embedder: str
+    weights: dict[str, float]
+
+
+def index_weights(settings: Settings, embedder: str) -> dict[str, float]:
+    """The weights in force for an index: defaults < tuned (stored with the index) < the
+    user's settings (files, environment, flags)."""
+    tuned = tuned_weights(settings.db_path, embedder)
+    return merge_weights(settings.weights, embedder=embedder, tuned=tuned)
+
+
+def rank(
     settings: Settings,
     task: str,
     options: QueryOptions,
     *,
-    reader: IndexReader | None = None,
+    reader: IndexReader,
     embed: Embed | None = None,
-) -> QueryResult:
-    """Rank the index's chunks for a task."""
-    reader = reader or IndexReader(settings.db_path)
+    weights: dict[str, float] | None = None,
+) -> Ranking:
+    """Gather, expand and score the candidates of a task (weights: those of the index)."""
     meta = reader.meta()
-    weights = merge_weights(settings.weights, embedder=meta.embedder)
+    if weights is None:
+        weights = index_weights(settings, meta.embedder)
     entities = extract_entities(task)
     intent = detect_intent(task, entities)
     if embed is None and weights.get("semantic", 0.0) > 0:
@@ -169,14 +190,28 @@ def search(
     ranked = score_candidates(list(pool.values()), ctx, weights)
     spec = glob_spec(options.globs)
     ranked = [s for s in ranked if spec is None or spec.match_file(s.chunk.path)]
+    return Ranking(ranked, len(pool), entities, intent, meta.embedder, weights)
+
+
+def search(
+    settings: Settings,
+    task: str,
+    options: QueryOptions,
+    *,
+    reader: IndexReader | None = None,
+    embed: Embed | None = None,
+) -> QueryResult:
+    """Rank the index's chunks for a task."""
+    reader = reader or IndexReader(settings.db_path)
+    found = rank(settings, task, options, reader=reader, embed=embed)
     return QueryResult(
         task=task,
-        intent=intent,
-        entities=entities,
-        results=localise_long_hits(ranked[: options.k], task, settings.root),
-        candidates=len(pool),
-        embedder=meta.embedder,
-        confidence=retrieval_confidence(entities, ranked),
+        intent=found.intent,
+        entities=found.entities,
+        results=localise_long_hits(found.ranked[: options.k], task, settings.root),
+        candidates=found.candidates,
+        embedder=found.embedder,
+        confidence=retrieval_confidence(found.entities, found.ranked),
     )
 
 
