@@ -18,10 +18,10 @@ from ctxopt.config.settings import Settings
 from ctxopt.discover.git import head_commit
 from ctxopt.discover.history import recent_commits
 from ctxopt.errors import UsageError
+from ctxopt.index.tuned import TunedWeights, write_tuned
 from ctxopt.retrieve.scoring import merge_weights
 from ctxopt.tune.examples import build_examples
 from ctxopt.tune.fit import MIN_GAIN, as_vector, as_weights, coordinate_ascent, objective, prepare
-from ctxopt.tune.stored import TunedWeights, write_tuned
 
 DEFAULT_COMMITS = 300
 MIN_EXAMPLES = 20  # fewer usable commits teach nothing reliable

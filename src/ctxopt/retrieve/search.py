@@ -22,11 +22,10 @@ from ctxopt.retrieve.localise import localise_long_hits, shows_its_lines
 from ctxopt.retrieve.scoring import (
     ScoringContext,
     mentioned_languages,
-    merge_weights,
     score_candidates,
 )
+from ctxopt.retrieve.tuned import ranking_view
 from ctxopt.retrieve.windows import Window, best_window, rank_windows
-from ctxopt.tune.stored import tuned_weights
 from ctxopt.types import Chunk, Entities, Intent, IntentType, QueryResult, ScoredChunk
 
 LEXICAL_POOL = 300
@@ -142,13 +141,7 @@ class Ranking:
     intent: Intent
     embedder: str
     weights: dict[str, float]
-
-
-def index_weights(settings: Settings, embedder: str) -> dict[str, float]:
-    """The weights in force for an index: defaults < tuned (stored with the index) < the
-    user's settings (files, environment, flags)."""
-    tuned = tuned_weights(settings.db_path, embedder)
-    return merge_weights(settings.weights, embedder=embedder, tuned=tuned)
+    ranking: str  # which weights are in force and why, for --explain
 
 
 def rank(
@@ -162,8 +155,11 @@ def rank(
 ) -> Ranking:
     """Gather, expand and score the candidates of a task (weights: those of the index)."""
     meta = reader.meta()
+    note = "given by the caller"
     if weights is None:
-        weights = index_weights(settings, meta.embedder)
+        # defaults < tuned (stored with the index by `ctxopt tune`) < the user's settings
+        view = ranking_view(settings, meta.embedder)
+        weights, note = view.weights, view.line
     entities = extract_entities(task)
     intent = detect_intent(task, entities)
     if embed is None and weights.get("semantic", 0.0) > 0:
@@ -190,7 +186,7 @@ def rank(
     ranked = score_candidates(list(pool.values()), ctx, weights)
     spec = glob_spec(options.globs)
     ranked = [s for s in ranked if spec is None or spec.match_file(s.chunk.path)]
-    return Ranking(ranked, len(pool), entities, intent, meta.embedder, weights)
+    return Ranking(ranked, len(pool), entities, intent, meta.embedder, weights, note)
 
 
 def search(
@@ -212,6 +208,7 @@ def search(
         candidates=found.candidates,
         embedder=found.embedder,
         confidence=retrieval_confidence(found.entities, found.ranked),
+        ranking=found.ranking,
     )
 
 
