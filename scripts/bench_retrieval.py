@@ -8,6 +8,8 @@ checked out in one reused work tree and every method fills each token budget:
   ctxopt       `ctxopt index` then `ctxopt pack` (--mode pack) or `ctxopt query` (--mode query)
   bm25-file    BM25 over whole source files
   bm25-window  BM25 over non-overlapping 60-line windows
+  ctxopt-tuned ctxopt with the weights `ctxopt tune` fits, at the oldest case's parent, on
+               the commits before it (no case commit nor anything after one is seen)
 
 Metrics per method and budget, averaged over cases: file recall, hit rate, changed-line
 coverage and mean tokens used. Progress goes to stderr; the table (or --json) to stdout.
@@ -36,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from benchlib.gitutil import BenchError
 from benchlib.report import render_table, to_json
-from benchlib.run import METHODS, RunOptions, run_benchmark
+from benchlib.run import DEFAULT_METHODS, METHODS, RunOptions, run_benchmark
 from benchlib.split_report import RepoScores, from_json, from_report, render_split, split_json
 from benchlib.splits import ROLES, SplitRepo, split_repos
 
@@ -79,8 +81,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--methods",
         type=_name_list,
-        default=METHODS,
-        help=f"Comma-separated methods (default {','.join(METHODS)}).",
+        default=DEFAULT_METHODS,
+        help=f"Comma-separated methods of {','.join(METHODS)} "
+        f"(default {','.join(DEFAULT_METHODS)}; ctxopt-tuned needs --runner library).",
     )
     parser.add_argument("--mode", choices=("pack", "query"), default="pack", help="ctxopt path.")
     parser.add_argument("--since", help="Only commits after this revision.")

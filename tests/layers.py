@@ -25,6 +25,7 @@ STAGES: tuple[str, ...] = (
     "index",
     "retrieve",
     "pack",
+    "tune",
     "analyze",
     "app",
     "cli",

@@ -532,3 +532,13 @@ def test_split_merge_renders_saved_runs_and_a_missing_clone_stops(
     empty.mkdir()
     assert script.main(["--split", "test", "--bench-dir", str(empty)]) == 1
     assert "no clone of requests" in capsys.readouterr().err
+
+
+def test_tuned_method_needs_the_library_runner(tmp_path: Path) -> None:
+    from benchlib.run import RunOptions, validate
+
+    repo = tmp_path / "r"
+    (repo / ".git").mkdir(parents=True)
+    with pytest.raises(BenchError, match="ctxopt-tuned runs with --runner library"):
+        validate(RunOptions(repo=repo, methods=("ctxopt-tuned",), runner="cli"))
+    validate(RunOptions(repo=repo, methods=("ctxopt-tuned",), runner="library"))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from benchlib.select import Span, fill_budget, normalise_path
 
@@ -20,11 +21,28 @@ class LibraryRunner:
     def check(self) -> None:
         import ctxopt.app.pack  # noqa: F401  (fails early when ctxopt is not installed)
 
-    def select(self, task: str, worktree: Path, budgets: Sequence[int]) -> dict[int, list[Span]]:
+    def tune(self, worktree: Path, exclude: Collection[str]) -> Any:
+        """`ctxopt tune` on the work tree's history (not stored: the caller passes the
+        weights), skipping the commits in exclude."""
+        from ctxopt.app.tune import tune
         from ctxopt.config.settings import load_settings
         from ctxopt.index.build import build_index
 
         settings = load_settings(worktree)
+        build_index(settings)
+        return tune(settings, exclude=exclude, store=False)
+
+    def select(
+        self,
+        task: str,
+        worktree: Path,
+        budgets: Sequence[int],
+        weights: Mapping[str, float] | None = None,
+    ) -> dict[int, list[Span]]:
+        from ctxopt.config.settings import load_settings
+        from ctxopt.index.build import build_index
+
+        settings = load_settings(worktree, {"weights": dict(weights)} if weights else None)
         build_index(settings)
         if self.mode == "query":
             ranked = self._query(settings, task)

@@ -18,7 +18,9 @@ from benchlib.units import changed_units
 from benchlib.worktree import WorkTree
 
 BASELINES = ("bm25-file", "bm25-window")
-METHODS = (*BASELINES, "ctxopt")
+TUNED = "ctxopt-tuned"  # weights fitted by `ctxopt tune` on commits older than every case
+METHODS = (*BASELINES, "ctxopt", TUNED)
+DEFAULT_METHODS = (*BASELINES, "ctxopt")
 
 Progress = Callable[[str], None]
 
@@ -28,7 +30,7 @@ class RunOptions:
     repo: Path
     cases: int = 40
     budgets: tuple[int, ...] = (4000, 8000, 16000)
-    methods: tuple[str, ...] = METHODS
+    methods: tuple[str, ...] = DEFAULT_METHODS
     mode: str = "pack"
     since: str | None = None
     work: Path | None = None
@@ -71,16 +73,26 @@ def baseline_spans(task: str, snapshot: Snapshot, method: str) -> list[Span]:
 
 
 class _CaseRunner:
-    def __init__(self, options: RunOptions, tree: WorkTree) -> None:
+    def __init__(
+        self,
+        options: RunOptions,
+        tree: WorkTree,
+        cases: Sequence[Case] = (),
+        progress: Progress | None = None,
+    ) -> None:
         self.options = options
         self.tree = tree
         self.cache = BlobCache()
         self.ctxopt = _runner(options) if "ctxopt" in options.methods else None
+        self.tuned = LibraryRunner(options.mode) if TUNED in options.methods else None
+        self.tuned_weights: dict[str, float] | None = None
+        self.case_shas = frozenset(c.sha for c in cases)
+        self.progress = progress
         self.seconds: dict[str, float] = dict.fromkeys(options.methods, 0.0)
 
     def run(self, case: Case) -> CaseResult:
         self.tree.checkout(case.parent)
-        selections = self._baselines(case) | self._ctxopt(case)
+        selections = self._baselines(case) | self._ctxopt(case) | self._tuned(case)
         units = changed_units(self.tree.path, case.gold)
         scores = {
             method: {b: score_case(case.gold, spans, units) for b, spans in by_budget.items()}
@@ -111,6 +123,26 @@ class _CaseRunner:
         self.seconds["ctxopt"] += time.perf_counter() - started
         return {"ctxopt": selected}
 
+    def _tuned(self, case: Case) -> dict[str, dict[int, list[Span]]]:
+        """Tuned once, at the oldest case's parent: its history holds no case commit nor
+        anything after one (and the case commits are excluded besides)."""
+        if self.tuned is None:
+            return {}
+        started = time.perf_counter()
+        if self.tuned_weights is None:
+            outcome = self.tuned.tune(self.tree.path, self.case_shas)
+            self.tuned_weights = dict(outcome.weights) if outcome.kept else {}
+            if self.progress is not None:
+                verdict = "kept" if outcome.kept else "not kept (defaults)"
+                self.progress(
+                    f"tuned on {outcome.commits} commits: held-out {outcome.before:.3f} -> "
+                    f"{outcome.after:.3f}, {verdict}, {outcome.seconds:.1f}s"
+                )
+        weights = self.tuned_weights
+        selected = self.tuned.select(case.task, self.tree.path, self.options.budgets, weights)
+        self.seconds[TUNED] += time.perf_counter() - started
+        return {TUNED: selected}
+
 
 def validate(options: RunOptions) -> None:
     """Stop before any work on options that cannot run."""
@@ -118,6 +150,8 @@ def validate(options: RunOptions) -> None:
     if unknown:
         known = ", ".join(METHODS)
         raise BenchError(f"unknown method(s) {', '.join(unknown)}; choose from {known}")
+    if TUNED in options.methods and options.runner != "library":
+        raise BenchError(f"{TUNED} runs with --runner library")
     if options.mode not in ("pack", "query"):
         raise BenchError(f"--mode must be pack or query, not {options.mode!r}")
     if not options.budgets or min(options.budgets) <= 0:
@@ -131,7 +165,7 @@ def validate(options: RunOptions) -> None:
 def run_benchmark(options: RunOptions, progress: Progress) -> BenchReport:
     """Mine the cases and score every method at every budget on each."""
     validate(options)
-    if "ctxopt" in options.methods:
+    if "ctxopt" in options.methods or TUNED in options.methods:
         _runner(options).check()
     head = resolve(options.repo, options.head)
     if options.since:
@@ -142,7 +176,7 @@ def run_benchmark(options: RunOptions, progress: Progress) -> BenchReport:
         raise BenchError("no eligible commits; try a longer history or an earlier --since")
     results: list[CaseResult] = []
     with WorkTree(options.repo, options.work) as tree:
-        runner = _CaseRunner(options, tree)
+        runner = _CaseRunner(options, tree, mined.cases, progress)
         for i, case in enumerate(mined.cases, 1):
             progress(f"[{i}/{len(mined.cases)}] {case.sha[:10]} {case.subject[:60]}")
             results.append(runner.run(case))

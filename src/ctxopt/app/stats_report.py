@@ -4,7 +4,7 @@ since a baseline and the CI gates; and its JSON form, which a later run reads ba
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from ctxopt.pack.compression_ratio import (
 from ctxopt.pack.gates import GateFailure, GateLimits, check_gates
 from ctxopt.pack.savings import SavingsTotals, TaskSavings, savings_of, savings_totals
 from ctxopt.pack.tasks_file import SavingsTask, check_tasks, read_tasks_file
+from ctxopt.retrieve.tuned import ranking_view
 from ctxopt.types import ModelInfo
 
 
@@ -96,6 +97,8 @@ def stats_report(
         refresh_index(settings, refresh=True, notify=notify)  # once, before the first pack
     rows = tuple(task_savings(settings, task, notify=notify) for task in tasks)
     index = index_report(settings, depth=request.depth, top=request.top)
+    ranking = ranking_view(settings, index.embedder)
+    index = replace(index, ranking=ranking.line, weights=ranking.weights)
     diff = (
         compare(
             baseline,

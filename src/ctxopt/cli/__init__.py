@@ -7,7 +7,7 @@ import sys
 import typer
 
 from ctxopt import __version__
-from ctxopt.cli import analyze_cmd, index_cmd, mcp_cmd, pack_cmd, query_cmd, stats_cmd
+from ctxopt.cli import analyze_cmd, index_cmd, mcp_cmd, pack_cmd, query_cmd, stats_cmd, tune_cmd
 from ctxopt.cli.closed_stdout import OutputClosed, guard_stdout, silence_stdout
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.examples import epilog
@@ -43,6 +43,7 @@ app.command("index", epilog=epilog("index"))(index_cmd.index)
 app.command("query", epilog=epilog("query"))(query_cmd.query)
 app.command("pack", epilog=epilog("pack"))(pack_cmd.pack)
 app.command("stats", epilog=epilog("stats"))(stats_cmd.stats)
+app.command("tune", epilog=epilog("tune"))(tune_cmd.tune)
 app.command("analyze-doc", epilog=epilog("analyze-doc"))(analyze_cmd.analyze_doc)
 app.command("mcp", epilog=epilog("mcp"))(mcp_cmd.mcp)
 

@@ -32,6 +32,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "ctxopt stats --tasks-file .github/ctxopt-tasks.yml --markdown --fail-under 80"
         ' >> "$GITHUB_STEP_SUMMARY"   # in CI',
     ),
+    "tune": (
+        "ctxopt tune                                   # fit the weights to the last 300 commits",
+        "ctxopt tune --commits 600 --json > tuned.json",
+    ),
     "analyze-doc": (
         "ctxopt analyze-doc contract.pdf --plan --model claude-sonnet-4-5",
         'ctxopt analyze-doc big.pdf --budget 8000 | llm "summarise the risks"',

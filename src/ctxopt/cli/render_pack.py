@@ -138,6 +138,8 @@ def pack_summary(
 def pack_explain(terminal: Terminal, result: PackResult) -> None:
     """Why each chunk is in the pack (and at its fidelity) or left out, rendered from the
     decisions; paths and names are printed with markup off."""
+    if result.query.ranking:
+        terminal.err.print(f"ranking weights: {result.query.ranking}", markup=False)
     for choice in result.chosen:
         chunk = choice.hit.chunk
         fidelity = choice.fidelity.value

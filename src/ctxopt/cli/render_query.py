@@ -40,6 +40,8 @@ def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> No
         f"intent: {result.intent.type.value}; confidence {result.confidence:.2f}; "
         f"{result.candidates} candidates"
     )
+    if explain and result.ranking:
+        terminal.info(f"ranking weights: {result.ranking}")
     if not result.results:
         terminal.warn("nothing relevant found in the index")
         return

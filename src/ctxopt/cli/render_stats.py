@@ -79,6 +79,7 @@ def report_table(terminal: Terminal, report: IndexReport, *, top: int = 10) -> N
         f"{plural(report.tokens, 'token')}\n"
         f"index: {report.db_path} ({_size(report)})\n"
         f"embedder: {report.embedder} ({report.dimensions} dimensions)\n"
+        f"ranking weights: {report.ranking}\n"
         f"last indexed commit: {report.last_commit[:12] or '(none)'} at {when} UTC\n"
         f"files changed since: {report.changed_since}\n"
         f"secrets redacted in outputs: {secrets_line(report.secrets)}",

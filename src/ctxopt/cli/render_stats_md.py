@@ -41,6 +41,8 @@ def _index(report: StatsReport) -> list[str]:
         f"{index.files:,} files, {index.chunks:,} chunks, **{index.tokens:,} tokens**; "
         f"embedder {cell(index.embedder)}; files changed since indexing: {index.changed_since}.",
         "",
+        f"Ranking weights: {cell(index.ranking)}." if index.ranking else "",
+        "",
     ]
     lines += _table(
         ["language", "files", "chunks", "tokens"],

@@ -66,6 +66,8 @@ class IndexReport:
     folders: tuple[FolderTokens, ...] = ()  # every folder at `depth`, most tokens first
     largest_files: tuple[FileTokens, ...] = ()
     secrets: dict[str, int] = field(default_factory=dict)  # kind -> findings redacted in outputs
+    ranking: str = ""  # which ranking weights are in force and why (retrieve/tuned.py)
+    weights: dict[str, float] = field(default_factory=dict)  # the ranking weights in force
 
 
 def folder_of(path: str, depth: int) -> str:

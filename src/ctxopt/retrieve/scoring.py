@@ -72,11 +72,16 @@ EMBEDDER_SEMANTIC = {MINILM_NAME: 0.2}
 
 
 def merge_weights(
-    overrides: Iterable[tuple[str, float]] = (), *, embedder: str = ""
+    overrides: Iterable[tuple[str, float]] = (),
+    *,
+    embedder: str = "",
+    tuned: Mapping[str, float] | None = None,
 ) -> dict[str, float]:
-    """The default weights for an index's embedder, with the user's overrides on top."""
+    """The default weights for an index's embedder, the weights tuned on the repository's
+    history over them, and the user's overrides on top of both."""
     weights = dict(DEFAULT_WEIGHTS)
     weights["semantic"] = EMBEDDER_SEMANTIC.get(embedder, weights["semantic"])
+    weights.update({k: v for k, v in (tuned or {}).items() if k in DEFAULT_WEIGHTS})
     weights.update(dict(overrides))
     return weights
 

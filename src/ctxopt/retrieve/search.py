@@ -22,9 +22,9 @@ from ctxopt.retrieve.localise import localise_long_hits, shows_its_lines
 from ctxopt.retrieve.scoring import (
     ScoringContext,
     mentioned_languages,
-    merge_weights,
     score_candidates,
 )
+from ctxopt.retrieve.tuned import ranking_view
 from ctxopt.retrieve.windows import Window, best_window, rank_windows
 from ctxopt.types import Chunk, Entities, Intent, IntentType, QueryResult, ScoredChunk
 
@@ -131,18 +131,35 @@ def expand(
                 _add(pool, chunk).graph_hits.add("calls a top hit")
 
 
-def search(
+@dataclass(frozen=True)
+class Ranking:
+    """Every candidate of a task, best first (before --k and localising)."""
+
+    ranked: list[ScoredChunk]
+    candidates: int
+    entities: Entities
+    intent: Intent
+    embedder: str
+    weights: dict[str, float]
+    ranking: str  # which weights are in force and why, for --explain
+
+
+def rank(
     settings: Settings,
     task: str,
     options: QueryOptions,
     *,
-    reader: IndexReader | None = None,
+    reader: IndexReader,
     embed: Embed | None = None,
-) -> QueryResult:
-    """Rank the index's chunks for a task."""
-    reader = reader or IndexReader(settings.db_path)
+    weights: dict[str, float] | None = None,
+) -> Ranking:
+    """Gather, expand and score the candidates of a task (weights: those of the index)."""
     meta = reader.meta()
-    weights = merge_weights(settings.weights, embedder=meta.embedder)
+    note = "given by the caller"
+    if weights is None:
+        # defaults < tuned (stored with the index by `ctxopt tune`) < the user's settings
+        view = ranking_view(settings, meta.embedder)
+        weights, note = view.weights, view.line
     entities = extract_entities(task)
     intent = detect_intent(task, entities)
     if embed is None and weights.get("semantic", 0.0) > 0:
@@ -169,14 +186,29 @@ def search(
     ranked = score_candidates(list(pool.values()), ctx, weights)
     spec = glob_spec(options.globs)
     ranked = [s for s in ranked if spec is None or spec.match_file(s.chunk.path)]
+    return Ranking(ranked, len(pool), entities, intent, meta.embedder, weights, note)
+
+
+def search(
+    settings: Settings,
+    task: str,
+    options: QueryOptions,
+    *,
+    reader: IndexReader | None = None,
+    embed: Embed | None = None,
+) -> QueryResult:
+    """Rank the index's chunks for a task."""
+    reader = reader or IndexReader(settings.db_path)
+    found = rank(settings, task, options, reader=reader, embed=embed)
     return QueryResult(
         task=task,
-        intent=intent,
-        entities=entities,
-        results=localise_long_hits(ranked[: options.k], task, settings.root),
-        candidates=len(pool),
-        embedder=meta.embedder,
-        confidence=retrieval_confidence(entities, ranked),
+        intent=found.intent,
+        entities=found.entities,
+        results=localise_long_hits(found.ranked[: options.k], task, settings.root),
+        candidates=found.candidates,
+        embedder=found.embedder,
+        confidence=retrieval_confidence(found.entities, found.ranked),
+        ranking=found.ranking,
     )
 
 

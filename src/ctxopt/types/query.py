@@ -91,3 +91,4 @@ class QueryResult:
     candidates: int
     embedder: str
     confidence: float = 0.0  # retrieval_confidence of the whole ranking (pack reports it too)
+    ranking: str = ""  # which ranking weights were in force and why (tuned, defaults)

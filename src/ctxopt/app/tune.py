@@ -1,0 +1,93 @@
+"""`ctxopt tune`: fit the ranking weights of a repository to its own recent commits.
+
+Each usable commit (a message of a few words, 1 to 10 modified source files the index holds)
+is a task whose answer is known.  Its candidates' features are computed once with the
+default weights; the newest HELD_OUT_SHARE of the commits are set aside, the weights are
+fitted on the rest, and they are kept only when they reach more of the held-out commits'
+files than the defaults do.  The outcome is stored with the index either way.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Collection
+from dataclasses import replace
+
+from ctxopt.app.refresh import refresh_index
+from ctxopt.config.settings import Settings
+from ctxopt.discover.git import head_commit
+from ctxopt.discover.history import recent_commits
+from ctxopt.errors import UsageError
+from ctxopt.index.tuned import TunedWeights, write_tuned
+from ctxopt.retrieve.scoring import merge_weights
+from ctxopt.tune.examples import build_examples
+from ctxopt.tune.fit import MIN_GAIN, as_vector, as_weights, coordinate_ascent, objective, prepare
+
+DEFAULT_COMMITS = 300
+MIN_EXAMPLES = 20  # fewer usable commits teach nothing reliable
+HELD_OUT_SHARE = 0.25
+MIN_HELD_OUT = 5
+
+Notify = Callable[[str], None]
+
+
+def tune(
+    settings: Settings,
+    *,
+    commits: int = DEFAULT_COMMITS,
+    head: str = "HEAD",
+    exclude: Collection[str] = (),
+    notify: Notify | None = None,
+    store: bool = True,
+) -> TunedWeights:
+    """Fit, check on held-out commits, and (with store) keep the outcome with the index.
+
+    head: the history is read from this revision; exclude: commits never used (the
+    benchmark's cases)."""
+    if commits < 1:
+        raise UsageError(f"--commits must be at least 1, got {commits}")
+    say = notify or (lambda _text: None)
+    started = time.perf_counter()
+    _, reader = refresh_index(settings, refresh=True, notify=notify)
+    history = [c for c in recent_commits(settings.root, head, commits) if c.sha not in exclude]
+    if not history:
+        raise UsageError(f"no git history to tune on at {settings.root}")
+    say(f"reading {len(history)} commits: the candidates of each message")
+    step = max(1, len(history) // 10)
+
+    def progress(done: int, total: int) -> None:
+        if done == total or done % step == 0:
+            say(f"  {done}/{total} commits")
+
+    examples = build_examples(settings, reader, history, progress)
+    if len(examples) < MIN_EXAMPLES:
+        raise UsageError(
+            f"too few commits to tune on: {len(examples)} of the last {len(history)} have a "
+            f"message of a few words and modify 1 to 10 indexed source files (need "
+            f"{MIN_EXAMPLES}); the default weights stay in force"
+        )
+    prepared = [prepare(e) for e in examples]  # newest first
+    held = max(MIN_HELD_OUT, round(len(prepared) * HELD_OUT_SHARE))
+    held_out, train = prepared[:held], prepared[held:]
+    embedder = reader.meta().embedder
+    start = as_vector(merge_weights(embedder=embedder))
+    say(f"fitting on {len(train)} commits, checking on the {held} newest")
+    fitted = coordinate_ascent(start, train, lambda r: say(f"  round {r} done"))
+    before, after = objective(start, held_out), objective(fitted, held_out)
+    kept = after >= before + MIN_GAIN
+    outcome = TunedWeights(
+        weights=as_weights(fitted) if kept else {},
+        kept=kept,
+        embedder=embedder,
+        head=head_commit(settings.root) if head == "HEAD" else head,
+        commits=len(examples),
+        held_out=held,
+        before=round(before, 4),
+        after=round(after, 4),
+        fitted=as_weights(fitted),
+        tuned_at=time.time(),
+    )
+    outcome = replace(outcome, seconds=round(time.perf_counter() - started, 2))
+    if store:
+        write_tuned(settings.db_path, outcome)
+    return outcome

@@ -1,0 +1,38 @@
+"""`ctxopt tune`: fit the ranking weights to the repository's own recent commits."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ctxopt.cli.console import Terminal
+from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
+from ctxopt.cli.settings import settings_from_flags
+
+
+def tune(
+    *,
+    path: PathOption = None,
+    db: DbOption = None,
+    commits: Annotated[
+        int,
+        typer.Option("--commits", "-n", metavar="N", help="Read this many recent commits (300)."),
+    ] = 300,
+    json_output: JsonOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Fit the ranking weights to this repository's recent commits (message = task, files
+    it modified = answer) and keep them with the index when they beat the defaults on the
+    newest commits, held out. Your [weights] settings still win."""
+    from ctxopt.app.tune import tune as run_tune
+    from ctxopt.cli.render_tune import tune_json, tune_text
+
+    terminal = Terminal(quiet=quiet)
+    settings = settings_from_flags(path, terminal=terminal, announce_root=True, db=db)
+    outcome = run_tune(settings, commits=commits, notify=terminal.info)
+    overridden = sorted(dict(settings.weights))
+    if json_output:
+        terminal.json(tune_json(outcome, overridden))
+    else:
+        terminal.payload(tune_text(outcome, overridden))

@@ -1,0 +1,1 @@
+"""Ranking weights learned from a repository's own history (`ctxopt tune`)."""

@@ -1,0 +1,103 @@
+"""Training examples from past commits: each commit's message is a task, the candidates the
+index returns for it carry their feature vectors, and a candidate is relevant when its file
+is one the commit modified.  Features are computed once per commit, with the default
+weights; fitting then re-ranks the stored vectors only."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ctxopt.config.settings import Settings
+from ctxopt.discover.history import PastCommit
+from ctxopt.index.store import IndexReader
+from ctxopt.languages.naming import is_doc_path, is_test_path
+from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS, merge_weights
+from ctxopt.retrieve.search import QueryOptions, rank
+from ctxopt.retrieve.secondary import SECONDARY_FACTORS, secondary_class
+from ctxopt.types import ScoredChunk
+
+FEATURES = tuple(DEFAULT_WEIGHTS)
+MIN_WORDS = 4  # shorter messages ("fix", "wip") say too little to learn from
+MAX_FILES = 10  # commits modifying more source files are sweeping changes, not tasks
+_SKIP = re.compile(
+    r"^(revert\b|merge\b|bump\b|release\b|v?\d+(\.\d+)+\b)|this reverts commit",
+    re.IGNORECASE | re.MULTILINE,
+)
+_TRAILER = re.compile(r"^\s*[A-Za-z]+(-[A-Za-z]+)*:\s.*$", re.MULTILINE)
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Example:
+    """One commit's candidates, in the default ranking's order."""
+
+    sha: str
+    features: npt.NDArray[np.float64]  # candidates x FEATURES
+    factor: npt.NDArray[np.float64]  # the secondary (test/doc/changelog) factor of each
+    tokens: npt.NDArray[np.float64]
+    gold_of: npt.NDArray[np.int64]  # index of the candidate's modified file, -1 for others
+    gold: int  # files the commit modified that the index holds
+
+
+def task_of(message: str) -> str:
+    """The message without trailers (Signed-off-by:, Co-authored-by:, Closes: ...)."""
+    return _TRAILER.sub("", message).strip()
+
+
+def usable(commit: PastCommit, indexed: set[str]) -> tuple[str, ...] | None:
+    """The commit's modified source files the index holds, None when it cannot teach."""
+    task = task_of(commit.message)
+    if len(task.split()) < MIN_WORDS or _SKIP.search(commit.message):
+        return None
+    gold = tuple(
+        p for p in commit.modified if p in indexed and not is_test_path(p) and not is_doc_path(p)
+    )
+    return gold if 0 < len(gold) <= MAX_FILES else None
+
+
+def build_examples(
+    settings: Settings,
+    reader: IndexReader,
+    commits: Sequence[PastCommit],
+    progress: Progress | None = None,
+) -> list[Example]:
+    """Examples of the usable commits, in the order given."""
+    indexed = set(reader.file_records())
+    weights = merge_weights(embedder=reader.meta().embedder)
+    chosen = [(c, gold) for c in commits if (gold := usable(c, indexed)) is not None]
+    out: list[Example] = []
+    for i, (commit, gold) in enumerate(chosen, 1):
+        found = rank(
+            settings, task_of(commit.message), QueryOptions(), reader=reader, weights=weights
+        )
+        out.append(_example(commit.sha, found.ranked, gold))
+        if progress is not None:
+            progress(i, len(chosen))
+    return out
+
+
+def _example(sha: str, ranked: Sequence[ScoredChunk], gold: Sequence[str]) -> Example:
+    index = {path: i for i, path in enumerate(gold)}
+    rows, factors, tokens, gold_of = [], [], [], []
+    for hit in ranked:
+        chunk = hit.chunk
+        rows.append([hit.features.get(name, 0.0) for name in FEATURES])
+        penalised = "secondary_penalty" in hit.factors
+        kind = secondary_class(chunk) if penalised else None
+        factors.append(SECONDARY_FACTORS[kind] if kind is not None else 1.0)
+        tokens.append(float(chunk.tokens))
+        gold_of.append(index.get(chunk.path, -1))
+    return Example(
+        sha,
+        np.asarray(rows, dtype=np.float64).reshape(-1, len(FEATURES)),
+        np.asarray(factors, dtype=np.float64),
+        np.asarray(tokens, dtype=np.float64),
+        np.asarray(gold_of, dtype=np.int64),
+        len(gold),
+    )
