@@ -43,6 +43,7 @@ class Settings:
     compression: str = "light"  # none | light | medium | aggressive
     format: str = "markdown"  # markdown | xml | plain
     max_chunks_per_file: int = 8
+    displace_capped: bool = True  # a capped file's better chunk takes its weakest one's place
     top_k: int = 10
     weights: tuple[tuple[str, float], ...] = ()  # retrieval weight overrides, sorted by name
     cache_dir: Path | None = None  # distilled models; None -> the user cache folder

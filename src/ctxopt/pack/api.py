@@ -164,6 +164,7 @@ def pack_query_result(
         SelectOptions(
             budget=budget - fixed,
             max_chunks_per_file=settings.max_chunks_per_file,
+            displace=settings.displace_capped,
             named_files=focus,
             whole_files=tuple(sorted(focus, key=lambda p: _best_rank(hits, p))),
             whole_share=WHOLE_FILE_SHARE,
