@@ -5,6 +5,7 @@ from ctxopt.pack.select import SelectOptions, select
 from ctxopt.types import (
     Chunk,
     ChunkKind,
+    Dropped,
     DropReason,
     Fidelity,
     PickReason,
@@ -238,3 +239,14 @@ def test_a_displaced_chunk_is_dropped_for_the_cap_and_a_swap_that_cannot_fit_is_
     }  # the big one cannot replace a full entry in full, and is not squeezed to a signature
     assert tight.spent == sum(c.tokens for c in tight.chosen)
     assert [d.hit.chunk.name for d in tight.dropped] == ["big"]
+
+
+def test_no_entry_spends_tokens_without_showing_code() -> None:
+    # room for one full entry and a little more: the rest once went in as bare paths
+    hits = [hit(f"f{i}.py", f"f{i}", 0.9 - i * 0.01, 100) for i in range(6)]
+    selection = select(hits, SelectOptions(budget=100 + 24 + 10), fake_render)
+    assert [c.hit.chunk.name for c in selection.chosen] == ["f0"]
+    assert all(c.fidelity is not Fidelity.PATH and c.content for c in selection.chosen)
+    assert {d.reason for d in selection.dropped} <= {DropReason.NO_ROOM, DropReason.BUDGET_FULL}
+    no_room = Dropped(hits[1], DropReason.NO_ROOM)
+    assert no_room.text == "no room left even for its declaration line"

@@ -48,12 +48,13 @@ NAMED_FILE_SHARE = 0.5  # chunks of files the task names go in first up to this 
 # rest compete on score (a pasted compiler warning naming a big file must not fill the pack)
 
 
+# The ladder an entry steps down before it is dropped.  It ends at the declaration line: a
+# path alone shows no code, and a pack never spends tokens on an entry that shows none.
 FIDELITY_ORDER = (
     Fidelity.FULL,
     Fidelity.EXCERPT,
     Fidelity.SIGNATURE,
     Fidelity.STUB,
-    Fidelity.PATH,
 )
 EXCERPT_SAVING = 1.5  # an excerpt only stands in for a chunk this many times its length
 # Entries a better-scored chunk of the same file may displace when the file meets its cap:
@@ -164,7 +165,7 @@ class _Budget:
         self,
         hit: ScoredChunk,
         why: PickReason,
-        lowest: Fidelity = Fidelity.PATH,
+        lowest: Fidelity = Fidelity.STUB,
         *,
         highest: Fidelity = Fidelity.FULL,
         note: bool = True,
