@@ -92,6 +92,7 @@ class DropReason(str, Enum):
     BUDGET_FULL = "budget_full"  # turned away for want of room
     PER_FILE_CAP = "per_file_cap"  # its file already has the most chunks allowed
     FITTING = "fitting"  # removed to keep the rendered prompt within the budget
+    LOW_CONFIDENCE = "low_confidence"  # the task matched too little: only what it names goes in
 
 
 class StopReason(str, Enum):
@@ -145,6 +146,7 @@ _DROP_TEXT = {
     DropReason.BUDGET_FULL: "the budget is full",
     DropReason.PER_FILE_CAP: "already {limit} chunks from its file",
     DropReason.FITTING: "dropped to keep the rendered prompt within the budget",
+    DropReason.LOW_CONFIDENCE: "the task matched too little code; only what it names is packed",
 }
 
 
