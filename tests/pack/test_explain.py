@@ -43,7 +43,7 @@ def test_explain_accounts_for_a_capped_file_whose_better_chunk_displaced_a_weake
     big = hit("a.py", "big", 0.6, 400)
     other = hit("b.py", "other", 0.2, 20)
     hits = [big, *small, other]
-    options = SelectOptions(budget=454 + 44, max_chunks_per_file=2)
+    options = SelectOptions(budget=454 + 44, max_chunks_per_file=2, displace=True)
     selection = select(hits, options, fake_render)
     names = {c.hit.chunk.name for c in selection.chosen}
     assert {"big", "s0"} <= names and "s1" not in names

@@ -165,6 +165,7 @@ def pack_query_result(
             budget=budget - fixed,
             max_chunks_per_file=settings.max_chunks_per_file,
             displace=settings.displace_capped,
+            path_entries=settings.path_entries,
             named_files=focus,
             whole_files=tuple(sorted(focus, key=lambda p: _best_rank(hits, p))),
             whole_share=WHOLE_FILE_SHARE,

@@ -48,13 +48,14 @@ NAMED_FILE_SHARE = 0.5  # chunks of files the task names go in first up to this 
 # rest compete on score (a pasted compiler warning naming a big file must not fill the pack)
 
 
-# The ladder an entry steps down before it is dropped.  It ends at the declaration line: a
-# path alone shows no code, and a pack never spends tokens on an entry that shows none.
+# The ladder an entry steps down before it is dropped.  A path alone shows no code: it is a
+# step only with SelectOptions.path_entries (otherwise the ladder ends at the declaration line).
 FIDELITY_ORDER = (
     Fidelity.FULL,
     Fidelity.EXCERPT,
     Fidelity.SIGNATURE,
     Fidelity.STUB,
+    Fidelity.PATH,
 )
 EXCERPT_SAVING = 1.5  # an excerpt only stands in for a chunk this many times its length
 # Entries a better-scored chunk of the same file may displace when the file meets its cap:
@@ -93,7 +94,8 @@ def excerpt_lines(hit: ScoredChunk) -> tuple[int, int] | None:
 class SelectOptions:
     budget: int  # tokens available for chunk entries
     max_chunks_per_file: int = 3
-    displace: bool = True  # a capped file's better chunk takes the place of its weakest one
+    displace: bool = False  # a capped file's better chunk takes the place of its weakest one
+    path_entries: bool = True  # an entry may step down to its bare path (it shows no code)
     named_files: frozenset[str] = frozenset()
     start_fidelity: Fidelity = Fidelity.FULL
     whole_files: tuple[str, ...] = ()  # files to show whole when they take a small share
@@ -165,7 +167,7 @@ class _Budget:
         self,
         hit: ScoredChunk,
         why: PickReason,
-        lowest: Fidelity = Fidelity.STUB,
+        lowest: Fidelity = Fidelity.PATH,
         *,
         highest: Fidelity = Fidelity.FULL,
         note: bool = True,
@@ -177,6 +179,8 @@ class _Budget:
         for fidelity in FIDELITY_ORDER[start : stop + 1]:
             lines = excerpt_lines(hit) if fidelity == Fidelity.EXCERPT else None
             if fidelity == Fidelity.EXCERPT and lines is None:
+                continue
+            if fidelity == Fidelity.PATH and not self.options.path_entries:
                 continue
             if self.spent + floor_cost(hit.chunk, fidelity, lines) > self.options.budget:
                 continue
