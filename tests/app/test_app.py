@@ -17,6 +17,7 @@ from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
 from ctxopt.pack.api import PackOptions
 from ctxopt.retrieve.search import QueryOptions
+from ctxopt.types import DropReason
 from helpers import HashEmbedder, sample_repo
 
 
@@ -79,3 +80,17 @@ def test_a_query_reads_through_one_reader(changed: Settings, calls: dict[str, in
     assert calls == {"stale_plan": 1, "build_index": 0, "readers": 1}
     assert freshness.stale == 1 and not freshness.refreshed and freshness.left_stale == 1
     assert result.results
+
+
+def test_a_low_confidence_pack_accounts_for_every_candidate_it_leaves_out(tmp_path: Path) -> None:
+    repo = sample_repo(tmp_path)
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    # one word of nine is the repository's: too little to pack anything the task does not name
+    task = "zebra marmalade quantum harpsichord velvet tundra oboe walrus inventory"
+    result = refresh_then_pack(settings, PackOptions(task=task), refresh=False)
+    assert any("no highly relevant code" in w for w in result.warnings)
+    assert not result.chosen
+    left = [d for d in result.dropped if d.reason is DropReason.LOW_CONFIDENCE]
+    assert left and len(left) == len(result.dropped)
+    assert left[0].text == "the task matched too little code; only what it names is packed"

@@ -36,3 +36,22 @@ def test_nothing_shown_lists_only_the_best_drops() -> None:
     report = drops_to_explain(drops.chosen, drops.dropped)
     assert report.floor is None and report.above == ()
     assert [d.hit.chunk.name for d in report.below] == ["f"]
+
+
+def test_explain_accounts_for_a_capped_file_whose_better_chunk_displaced_a_weaker_one() -> None:
+    small = [hit("a.py", f"s{i}", 0.5 - 0.05 * i, 20) for i in range(3)]
+    big = hit("a.py", "big", 0.6, 400)
+    other = hit("b.py", "other", 0.2, 20)
+    hits = [big, *small, other]
+    options = SelectOptions(budget=454 + 44, max_chunks_per_file=2, displace=True)
+    selection = select(hits, options, fake_render)
+    names = {c.hit.chunk.name for c in selection.chosen}
+    assert {"big", "s0"} <= names and "s1" not in names
+    report = drops_to_explain(selection.chosen, selection.dropped)
+    chosen = {c.hit.chunk.id for c in selection.chosen}
+    listed = {d.hit.chunk.id: d.reason for d in report.above}
+    assert report.floor is not None
+    for h in hits:  # every candidate scored above the last entry shown is packed or listed
+        if h.score >= report.floor:
+            assert h.chunk.id in chosen or h.chunk.id in listed, h.chunk.name
+    assert listed["a.py:s1"] is DropReason.PER_FILE_CAP

@@ -5,6 +5,7 @@ from ctxopt.pack.select import SelectOptions, select
 from ctxopt.types import (
     Chunk,
     ChunkKind,
+    Dropped,
     DropReason,
     Fidelity,
     PickReason,
@@ -204,3 +205,58 @@ def test_drops_carry_their_reason_and_numbers() -> None:
     assert {reasons[n] for n in ("c2", "c3")} == {
         (DropReason.PER_FILE_CAP, 2, "already 2 chunks from its file")
     }
+
+
+def _capped_file(displace: bool, cap: int = 2) -> list[str]:
+    """a.py: three cheap chunks and one dear, better-scored one; the budget holds the dear
+    one and a single cheap one (and its header) but not a second cheap one beside them."""
+    small = [hit("a.py", f"s{i}", 0.5 - 0.05 * i, 20) for i in range(3)]
+    big = hit("a.py", "big", 0.6, 400)
+    budget = 20 + 24 + 400 + 10
+    options = SelectOptions(budget=budget, max_chunks_per_file=cap, displace=displace)
+    selection = select([big, *small], options, fake_render)
+    assert selection.spent == sum(c.tokens for c in selection.chosen) <= budget
+    return sorted(c.hit.chunk.name for c in selection.chosen)
+
+
+def test_a_better_chunk_of_a_capped_file_takes_the_place_of_its_weakest() -> None:
+    assert _capped_file(displace=False) == ["s0", "s1", "s2"]  # cheap ones first, big lost
+    assert _capped_file(displace=True) == ["big", "s0"]
+    assert _capped_file(displace=True, cap=1) == ["big", "s0"]  # s0 back as leftover
+
+
+def test_a_displaced_chunk_is_dropped_for_the_cap_and_a_swap_that_cannot_fit_is_undone() -> None:
+    small = [hit("a.py", f"s{i}", 0.5 - 0.05 * i, 20) for i in range(3)]
+    big = hit("a.py", "big", 0.6, 400)
+    fits = select(
+        [big, *small], SelectOptions(budget=454, max_chunks_per_file=2, displace=True), fake_render
+    )
+    reasons = {d.hit.chunk.name: d.reason for d in fits.dropped}
+    assert reasons["s1"] is DropReason.PER_FILE_CAP
+    tight = select(
+        [big, *small], SelectOptions(budget=300, max_chunks_per_file=2, displace=True), fake_render
+    )
+    assert {c.hit.chunk.name: c.fidelity for c in tight.chosen} == {
+        "s0": Fidelity.FULL,
+        "s1": Fidelity.FULL,
+        "s2": Fidelity.FULL,  # leftover room after the cap
+    }  # the big one cannot replace a full entry in full, and is not squeezed to a signature
+    assert tight.spent == sum(c.tokens for c in tight.chosen)
+    assert [d.hit.chunk.name for d in tight.dropped] == ["big"]
+
+
+def test_without_path_entries_no_entry_spends_tokens_without_showing_code() -> None:
+    # room for one full entry and a little more: the rest go in as bare paths, or not at all
+    hits = [hit(f"f{i}.py", f"f{i}", 0.9 - i * 0.01, 100) for i in range(6)]
+    budget = 100 + 24 + 16
+    paths = select(hits, SelectOptions(budget=budget), fake_render)
+    fidelities = [c.fidelity for c in paths.chosen]
+    assert (
+        fidelities[0] is Fidelity.FULL and fidelities[1:] and set(fidelities[1:]) == {Fidelity.PATH}
+    )
+    strict = select(hits, SelectOptions(budget=budget, path_entries=False), fake_render)
+    assert [c.hit.chunk.name for c in strict.chosen] == ["f0"]
+    assert all(c.fidelity is not Fidelity.PATH and c.content for c in strict.chosen)
+    assert {d.reason for d in strict.dropped} <= {DropReason.NO_ROOM, DropReason.BUDGET_FULL}
+    no_room = Dropped(hits[1], DropReason.NO_ROOM)
+    assert no_room.text == "no room left even for its shortest form"

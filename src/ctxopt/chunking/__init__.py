@@ -15,13 +15,14 @@ from ctxopt.chunking.lines import is_prose, window_drafts
 from ctxopt.chunking.markup import config_drafts, markdown_drafts
 from ctxopt.chunking.parse import ParseFailure
 from ctxopt.chunking.parse import parse as parse_source
+from ctxopt.chunking.repair import stand_in
 from ctxopt.chunking.symbols import file_imports
 from ctxopt.languages import Chunker, Language, by_name
 from ctxopt.types import ChunkedFile, ChunkKind
 
 __all__ = ["CHUNKER_VERSION", "chunk_file", "read_source"]
 
-CHUNKER_VERSION = 4  # bump whenever chunk output changes
+CHUNKER_VERSION = 5  # bump whenever chunk output changes
 
 
 def read_source(abs_path: str) -> tuple[str, int]:
@@ -86,8 +87,18 @@ def _drafts(path: str, language: str, text: str, lines: list[str], timeout_s: fl
     try:
         tree = parse_source(language, source, timeout_s)
     except ParseFailure as failure:
+        if not str(failure).startswith("parse_error"):
+            raise
+        repaired = stand_in(record.grammar or "", source)
+        if repaired is not None:
+            try:
+                tree = parse_source(language, repaired, timeout_s)
+            except ParseFailure:
+                pass
+            else:  # names and text come from the original: same offsets, same lines
+                return code_drafts(path, record, text, lines, tree, source)
         retry = by_name(record.retry_as) if record.retry_as else None
-        if retry is None or not str(failure).startswith("parse_error"):
+        if retry is None:
             raise
         tree = parse_source(retry.name, source, timeout_s)
         return code_drafts(path, retry, text, lines, tree, source)

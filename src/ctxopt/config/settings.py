@@ -43,6 +43,8 @@ class Settings:
     compression: str = "light"  # none | light | medium | aggressive
     format: str = "markdown"  # markdown | xml | plain
     max_chunks_per_file: int = 8
+    displace_capped: bool = False  # a capped file's better chunk takes its weakest one's place
+    path_entries: bool = True  # a chunk with no room for code may still be listed by its path
     top_k: int = 10
     weights: tuple[tuple[str, float], ...] = ()  # retrieval weight overrides, sorted by name
     cache_dir: Path | None = None  # distilled models; None -> the user cache folder

@@ -119,10 +119,12 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "models_file": _optional_path,
     "weights": _weights,
     "allow_secrets": _bool,
+    "displace_capped": _bool,
+    "path_entries": _bool,
 }
 INT_FIELDS = frozenset({"max_file_bytes", "budget", "max_chunks_per_file", "top_k"})
 FLOAT_FIELDS = frozenset({"parse_timeout", "reserve"})
-BOOL_FIELDS: frozenset[str] = frozenset({"allow_secrets"})
+BOOL_FIELDS: frozenset[str] = frozenset({"allow_secrets", "displace_capped", "path_entries"})
 
 
 def parse_env(name: str, text: str) -> object:

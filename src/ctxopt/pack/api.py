@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ctxopt import tokens
 from ctxopt.config.settings import Settings
@@ -169,6 +169,8 @@ def pack_query_result(
         SelectOptions(
             budget=budget - fixed,
             max_chunks_per_file=settings.max_chunks_per_file,
+            displace=settings.displace_capped,
+            path_entries=settings.path_entries,
             named_files=focus,
             whole_files=tuple(sorted(focus, key=lambda p: _best_rank(hits, p))),
             whole_share=WHOLE_FILE_SHARE,
@@ -176,6 +178,9 @@ def pack_query_result(
         ),
         renderer,
     )
+    if len(pool) < len(hits):  # every candidate is accounted for (pack --explain)
+        left = [Dropped(h, DropReason.LOW_CONFIDENCE) for h in hits if not h.named_by_task]
+        selection = replace(selection, dropped=(*selection.dropped, *left))
     fitting = Fitting(
         renderer,
         blank_gap_checker(settings.root),

@@ -12,7 +12,7 @@ import heapq
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ctxopt.languages.naming import is_test_path
@@ -48,6 +48,8 @@ NAMED_FILE_SHARE = 0.5  # chunks of files the task names go in first up to this 
 # rest compete on score (a pasted compiler warning naming a big file must not fill the pack)
 
 
+# The ladder an entry steps down before it is dropped.  A path alone shows no code: it is a
+# step only with SelectOptions.path_entries (otherwise the ladder ends at the declaration line).
 FIDELITY_ORDER = (
     Fidelity.FULL,
     Fidelity.EXCERPT,
@@ -56,6 +58,9 @@ FIDELITY_ORDER = (
     Fidelity.PATH,
 )
 EXCERPT_SAVING = 1.5  # an excerpt only stands in for a chunk this many times its length
+# Entries a better-scored chunk of the same file may displace when the file meets its cap:
+# those picked for their score alone (not what the task names, a whole file or a type).
+DISPLACEABLE = (PickReason.SCORE, PickReason.LEAD, PickReason.COMPANION_TEST)
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,8 @@ def excerpt_lines(hit: ScoredChunk) -> tuple[int, int] | None:
 class SelectOptions:
     budget: int  # tokens available for chunk entries
     max_chunks_per_file: int = 3
+    displace: bool = False  # a capped file's better chunk takes the place of its weakest one
+    path_entries: bool = True  # an entry may step down to its bare path (it shows no code)
     named_files: frozenset[str] = frozenset()
     start_fidelity: Fidelity = Fidelity.FULL
     whole_files: tuple[str, ...] = ()  # files to show whole when they take a small share
@@ -173,6 +180,8 @@ class _Budget:
             lines = excerpt_lines(hit) if fidelity == Fidelity.EXCERPT else None
             if fidelity == Fidelity.EXCERPT and lines is None:
                 continue
+            if fidelity == Fidelity.PATH and not self.options.path_entries:
+                continue
             if self.spent + floor_cost(hit.chunk, fidelity, lines) > self.options.budget:
                 continue
             content, cost = self.render(hit.chunk, fidelity, lines)
@@ -192,6 +201,51 @@ class _Budget:
         if note:
             self.dropped.append(Dropped(hit, DropReason.NO_ROOM))
         return False
+
+    def displace(self, hit: ScoredChunk) -> bool:
+        """Put a hit of a capped file in place of that file's lowest-scored displaceable
+        entry when it scores higher and fits, at no lower fidelity; the displaced entry is
+        then dropped for the cap.  False (and nothing changed) when there is no such swap."""
+        path = hit.chunk.path
+        entries = [c for c in self.chosen if c.hit.chunk.path == path and c.why in DISPLACEABLE]
+        if not entries:
+            return False
+        victim = min(entries, key=lambda c: (c.hit.score, -c.hit.chunk.start_line))
+        if victim.hit.score >= hit.score:
+            return False
+        saved = (
+            self.spent, Counter(self.per_file), set(self.headers), list(self.chosen),
+            len(self.dropped),
+        )  # fmt: skip
+        self._remove(victim)
+        if self.try_add(hit, PickReason.SCORE, victim.fidelity, note=False):
+            self.dropped.append(
+                Dropped(victim.hit, DropReason.PER_FILE_CAP, self.options.max_chunks_per_file)
+            )
+            return True
+        self.spent, self.per_file, self.headers, self.chosen, kept = saved
+        del self.dropped[kept:]
+        return False
+
+    def _remove(self, entry: Choice) -> None:
+        """Take an entry out; when it paid its file's header the file's next entry pays it."""
+        path = entry.hit.chunk.path
+        index = self.chosen.index(entry)
+        del self.chosen[index]
+        self.spent -= entry.tokens
+        if entry.why.counts_toward_cap:
+            self.per_file[path] -= 1
+        same = [i for i, c in enumerate(self.chosen) if c.hit.chunk.path == path]
+        earlier = any(i < index for i in same)
+        if earlier or entry.fidelity == Fidelity.PATH:
+            return
+        later = [i for i in same if self.chosen[i].fidelity != Fidelity.PATH]
+        if later:
+            heir = self.chosen[later[0]]
+            self.chosen[later[0]] = replace(heir, tokens=heir.tokens + FILE_HEADER)
+            self.spent += FILE_HEADER
+        elif not same:
+            self.headers.discard(path)
 
     def _step_reason(self, fidelity: Fidelity, start: int, highest: Fidelity) -> StepReason | None:
         """Why an entry is below full: where its ladder started, or for want of room."""
@@ -235,6 +289,8 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
             state.dropped.append(Dropped(best, DropReason.BUDGET_FULL))
             continue
         if state.capped(best):
+            if options.displace and state.displace(best):
+                continue
             state.dropped.append(
                 Dropped(best, DropReason.PER_FILE_CAP, options.max_chunks_per_file)
             )

@@ -88,10 +88,12 @@ class DropReason(str, Enum):
 
     NEAR_DUPLICATE = "near_duplicate"
     EMPTY = "empty"  # compression left nothing
-    NO_ROOM = "no_room"  # not even its path fits
+    NO_ROOM = "no_room"  # not even its shortest form fits (its path, or with path_entries off
+    # its declaration line)
     BUDGET_FULL = "budget_full"  # turned away for want of room
     PER_FILE_CAP = "per_file_cap"  # its file already has the most chunks allowed
     FITTING = "fitting"  # removed to keep the rendered prompt within the budget
+    LOW_CONFIDENCE = "low_confidence"  # the task matched too little: only what it names goes in
 
 
 class StopReason(str, Enum):
@@ -141,10 +143,11 @@ class Dropped:
 _DROP_TEXT = {
     DropReason.NEAR_DUPLICATE: "near-duplicate of a higher-scored chunk",
     DropReason.EMPTY: "nothing left after compression",
-    DropReason.NO_ROOM: "no room left even as a path",
+    DropReason.NO_ROOM: "no room left even for its shortest form",
     DropReason.BUDGET_FULL: "the budget is full",
     DropReason.PER_FILE_CAP: "already {limit} chunks from its file",
     DropReason.FITTING: "dropped to keep the rendered prompt within the budget",
+    DropReason.LOW_CONFIDENCE: "the task matched too little code; only what it names is packed",
 }
 
 
