@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from ctxopt.retrieve.windows import FileTerms, file_terms
 
-MAX_POSTINGS = 2_000_000  # about 150 MB at most; a 3,000-line file holds some 15,000
+MAX_POSTINGS = 600_000  # about 90 MB at most (some 400,000 lines of code)
 
 
 class FileTermsCache:

@@ -72,29 +72,25 @@ class FileTerms:
 
 
 def file_terms(lines: Sequence[str]) -> FileTerms:
-    """The term statistics of a file's lines (each distinct line is split once)."""
-    seen: dict[str, list[str]] = {}  # lines repeat (braces, blank lines)
+    """The term statistics of a file's lines.  Words cannot span lines, so each block's
+    words are found at once and each distinct word is split once; terms are numbered by
+    their first occurrence (each block's after the block before it)."""
     lengths: list[int] = []
     postings: dict[str, list[tuple[int, int, int]]] = {}
     position = 0
     for block, first in enumerate(range(0, len(lines), WINDOW_STRIDE)):
-        counts: dict[str, list[int]] = {}  # term -> [count, first position]
+        words = Counter(_WORD.findall("\n".join(lines[first : first + WINDOW_STRIDE])))
+        counts: dict[str, int] = {}
         length = 0
-        for line in lines[first : first + WINDOW_STRIDE]:
-            found = seen.get(line)
-            if found is None:
-                found = seen[line] = terms_of(line)
+        for word, times in words.items():
+            found = _word_terms(word)
+            length += times * len(found)
             for term in found:
-                entry = counts.get(term)
-                if entry is None:
-                    counts[term] = [1, position]
-                else:
-                    entry[0] += 1
-                position += 1
-            length += len(found)
+                counts[term] = counts.get(term, 0) + times
+        for rank, (term, count) in enumerate(counts.items()):
+            postings.setdefault(term, []).append((block, count, position + rank))
+        position += len(counts)
         lengths.append(length)
-        for term, (count, at) in counts.items():
-            postings.setdefault(term, []).append((block, count, at))
     span = WINDOW_LINES // WINDOW_STRIDE
     windows = tuple(
         sum(lengths[s // WINDOW_STRIDE : s // WINDOW_STRIDE + span])
