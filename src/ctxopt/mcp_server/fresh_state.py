@@ -69,8 +69,12 @@ class FreshState:
         return False, key
 
     def done(self, settings: Settings, key: Hashable | None, left_stale: int) -> None:
-        """After a full check that left left_stale files differing from the index."""
-        if key is None or left_stale:
+        """After the call's work: a full check (key from `begin`) that left left_stale files
+        differing from the index; key None: the call skipped the check or may not set the
+        reference (`begin` already dropped it where needed)."""
+        if key is None:
+            return
+        if left_stale:
             self._reference = None
             return
         self._reference = Reference(key, _commit(settings.db_path))
