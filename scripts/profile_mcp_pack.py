@@ -98,9 +98,12 @@ def main() -> None:
         if args.again:
             print("  the same tasks again:")
             series(service, tasks, args.budget, spent)
-        print(f"  calls that skipped the freshness check: {service.fresh.skipped}")
+        fresh = getattr(service, "fresh", None)  # None: a version without the watcher
+        if fresh is not None:
+            print(f"  calls that skipped the freshness check: {fresh.skipped}")
     finally:
-        service.close()
+        if hasattr(service, "close"):
+            service.close()
 
 
 if __name__ == "__main__":
