@@ -18,6 +18,7 @@ import os
 import shutil
 import tempfile
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ class TreeWatcher:
         from watchfiles._rust_notify import RustNotify  # the notify binding `watch` uses
 
         self._folder = os.path.realpath(tempfile.mkdtemp(prefix="ctxopt-watch-"))
+        weakref.finalize(self, shutil.rmtree, self._folder, True)  # a watcher never closed
         self._filter = ChangeFilter(root, db)
         self._root = str(root.resolve())
         self._deadline = _Deadline()
