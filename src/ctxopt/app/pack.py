@@ -23,17 +23,20 @@ def refresh_then_pack(
     change: ChangeRequest | None = None,
     notify: Notify | None = None,
     reader: IndexReader | None = None,
+    known_fresh: bool = False,
 ) -> PackResult:
     """The best prompt for the task within the budget.
 
     In order: the options are checked, the git change (if any) is read, the index is
     refreshed once (unless refresh is False), the chunks the change touches become
     mandatory hits with the diff as a preface, the query runs and its result is packed.
-    reader: an open reader of the last committed index to reuse (see `refresh_index`).
+    reader, known_fresh: see `refresh_index`.
     """
     check_options(settings, options)
     diff = read_change(settings.root, change) if change is not None else None
-    freshness, reader = refresh_index(settings, refresh=refresh, notify=notify, reader=reader)
+    freshness, reader = refresh_index(
+        settings, refresh=refresh, notify=notify, reader=reader, known_fresh=known_fresh
+    )
     if diff is not None:
         options = replace(
             options, extra_hits=touched_chunks(reader, diff.ranges), preface=diff_preface(diff)

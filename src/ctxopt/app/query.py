@@ -20,11 +20,14 @@ def refresh_then_query(
     refresh: bool = True,
     notify: Notify | None = None,
     reader: IndexReader | None = None,
+    known_fresh: bool = False,
 ) -> tuple[QueryResult, Freshness]:
     """Re-index changed files (unless refresh is False), then rank the chunks for the task;
     the secrets of the ranked chunks are redacted unless settings.allow_secrets.  reader:
-    an open reader of the last committed index to reuse (see `refresh_index`)."""
-    freshness, reader = refresh_index(settings, refresh=refresh, notify=notify, reader=reader)
+    an open reader of the last committed index to reuse; known_fresh: see `refresh_index`."""
+    freshness, reader = refresh_index(
+        settings, refresh=refresh, notify=notify, reader=reader, known_fresh=known_fresh
+    )
     result = search(settings, task, options, reader=reader)
     if not settings.allow_secrets:
         result = replace(result, results=tuple(redacted_hits(result.results)))

@@ -41,13 +41,18 @@ def refresh_index(
     refresh: bool,
     notify: Notify | None = None,
     reader: IndexReader | None = None,
+    known_fresh: bool = False,
 ) -> tuple[Freshness, IndexReader]:
     """Re-index incrementally when files changed since indexing (unless refresh is False).
 
     reader: one already open on the last committed index (a long-lived caller keeps it and
-    what it has read); None opens one.  Returns the freshness and a reader of the index as
-    it now is.
+    what it has read); None opens one.  known_fresh: the caller knows nothing changed since
+    a check found the index fresh (`ctxopt mcp`'s file watcher), so no check runs.  Returns
+    the freshness and a reader of the index as it now is.
     """
+    if known_fresh and reader is not None:
+        check_format(reader.meta(), settings.db_path)
+        return Freshness(0, False), reader
     before = snapshot.capture(settings)  # before anything reads a file
     reader = reader or IndexReader(settings.db_path)
     check_format(reader.meta(), settings.db_path)  # e.g. an index without stored secrets

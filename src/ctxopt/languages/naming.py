@@ -7,6 +7,7 @@ rules (`test_x.py`, `x.test.ts`, `XTest.java`, `x_spec.rb`) from its record.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import PurePosixPath
 
@@ -30,6 +31,7 @@ _STEM_PREFIX = re.compile(r"^[Tt]ests?_")
 _STEM_SUFFIX = re.compile(r"(?:_tests?|\.test|\.spec|_spec|(?<=[a-z0-9])(?:Tests?|Spec))$")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # asked of every indexed path on each query
 def is_test_path(path: str) -> bool:
     """True when a repo-relative path names a test file."""
     return bool(_TEST_FILE.search(path))
@@ -50,6 +52,7 @@ def has_test_mark(head: str) -> bool:
     return bool(_TEST_MARK.search(head))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def subject_stem(path: str) -> str:
     """The file's stem without one test prefix and one test suffix, lower-cased: the name
     of what it is about (`test_latest.py` is about `latest`, `ParserTest.java` about

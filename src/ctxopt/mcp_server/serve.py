@@ -32,7 +32,10 @@ def serve(settings: Settings, *, quiet: bool = False) -> None:
         yield
 
     LOG.info("ctxopt mcp: serving %s (index %s) over stdio", settings.root, settings.db_path)
-    build_server(service, lifespan=warm).run("stdio")
+    try:
+        build_server(service, lifespan=warm).run("stdio")
+    finally:
+        service.close()
 
 
 def _log_to_stderr(quiet: bool) -> None:

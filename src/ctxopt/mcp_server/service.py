@@ -7,6 +7,10 @@ beside the server, makes the next call open a new one); and process state the li
 once loaded: the tokenizer (`tokens.encoding`), the embedder and task encoder
 (`embed.factory`), the imported pylance and tree-sitter modules and their grammars.
 `warm_up` loads them all with one small pack at start-up, so an agent's first call is warm.
+
+The freshness check (git's listing and a stat of every file) runs only when the server's
+file watcher saw a change, or cannot tell (see `fresh_state`); the caches of retrieval and
+packing (`window_cache`, `render_cache`, `prompt_tokens`) live as long as the process.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from ctxopt.errors import CtxoptError, IndexMissingError
 from ctxopt.index.commit import read_commit
 from ctxopt.index.store import IndexReader
 from ctxopt.mcp_server import reading
+from ctxopt.mcp_server.fresh_state import FreshState
 from ctxopt.pack.api import PackOptions
 from ctxopt.retrieve.search import QueryOptions
 from ctxopt.types import Chunk, IndexStats, PackResult, QueryResult
@@ -72,6 +77,7 @@ class RepoService:
         self._notify = notify
         self._lock = threading.Lock()
         self._kept: IndexReader | None = None
+        self.fresh = FreshState()
 
     def reader(self) -> IndexReader | None:
         """The kept reader while the index's commit is the one it was opened on, else a new
@@ -102,14 +108,18 @@ class RepoService:
             no_tests=call.no_tests,
         )
         with self._lock:
-            return refresh_then_query(
+            known, key = self.fresh.begin(settings)
+            result, freshness = refresh_then_query(
                 settings,
                 call.task,
                 options,
                 refresh=call.refresh,
                 notify=self._notify,
                 reader=self.reader(),
+                known_fresh=known,
             )
+            self.fresh.done(settings, key, freshness.left_stale)
+            return result, freshness
 
     def pack(self, call: PackCall) -> PackResult:
         settings = self.settings_for(
@@ -137,14 +147,18 @@ class RepoService:
         wants_change = call.diff or call.diff_ref is not None or call.staged
         change = ChangeRequest(ref=call.diff_ref, staged=call.staged) if wants_change else None
         with self._lock:
-            return refresh_then_pack(
+            known, key = self.fresh.begin(settings)
+            result = refresh_then_pack(
                 settings,
                 options,
                 refresh=call.refresh,
                 change=change,
                 notify=self._notify,
                 reader=self.reader(),
+                known_fresh=known,
             )
+            self.fresh.done(settings, key, result.stale)
+            return result
 
     def chunk(self, chunk_id: str) -> Chunk:
         with self._lock:
@@ -157,7 +171,16 @@ class RepoService:
             return reading.read_lines(self.settings, reader, path, start, end)
 
     def _refreshed(self) -> tuple[Freshness, IndexReader]:
-        return refresh_index(self.settings, refresh=True, notify=self._notify, reader=self.reader())
+        known, key = self.fresh.begin(self.settings)
+        freshness, reader = refresh_index(
+            self.settings,
+            refresh=True,
+            notify=self._notify,
+            reader=self.reader(),
+            known_fresh=known,
+        )
+        self.fresh.done(self.settings, key, freshness.left_stale)
+        return freshness, reader
 
     def refresh(self) -> IndexStats:
         """Bring the index up to date incrementally (building it when there is none)."""
@@ -178,6 +201,11 @@ class RepoService:
             self._say(f"{exc} (or call the refresh tool)")
         except CtxoptError as exc:
             self._say(f"warm-up skipped: {exc}")
+
+    def close(self) -> None:
+        """Stop the file watcher (the server is done)."""
+        with self._lock:
+            self.fresh.close()
 
     def _say(self, text: str) -> None:
         if self._notify is not None:

@@ -21,6 +21,7 @@ from ctxopt.pack.compress import LEVELS
 from ctxopt.pack.content import make_renderer
 from ctxopt.pack.fit import Fitting, fit_prompt, render_data
 from ctxopt.pack.gaps import blank_gap_checker
+from ctxopt.pack.prompt_tokens import count as count_tokens
 from ctxopt.pack.render import FORMATS, RenderInput, render
 from ctxopt.pack.select import FILE_HEADER, Render, SelectOptions, select
 from ctxopt.retrieve.candidates import CandidateSource
@@ -142,7 +143,7 @@ def pack_query_result(
         repo_tokens=repo_tokens,
         line_numbers=options.line_numbers,
     )
-    fixed = tokens.count(render(base, options.format))
+    fixed = count_tokens(render(base, options.format))
     if fixed > budget:
         raise BudgetError(
             f"the budget of {budget:,} tokens cannot hold even the task and headers "
@@ -190,7 +191,7 @@ def pack_query_result(
         format=options.format,
     )
     prompt, data, selection = fit_prompt(base, selection, budget, fitting)
-    prompt_tokens = tokens.count(prompt)
+    prompt_tokens = count_tokens(prompt)
     recommendation = model_table.recommend_model(prompt_tokens, query.intent.complexity, table)
     price_model = named or model_table.price_model(None, table)
     saved_tokens = max(0, repo_tokens - prompt_tokens)
@@ -233,7 +234,7 @@ def _least_budget(
     as a one-line stub, as rendered or as the selection reckons it, whichever is more."""
     content, cost = renderer(best.chunk, Fidelity.STUB)
     entry = Choice(best, Fidelity.STUB, content, cost, PickReason.SCORE)
-    rendered = tokens.count(render(render_data(base, [entry], "relevance", ""), fmt))
+    rendered = count_tokens(render(render_data(base, [entry], "relevance", ""), fmt))
     return max(rendered, fixed + cost + FILE_HEADER)
 
 

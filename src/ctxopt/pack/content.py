@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from ctxopt import tokens
+from ctxopt.pack import prompt_tokens
 from ctxopt.pack.compress import Level, compress, signature_stub
 from ctxopt.pack.compress.markers import marker, shows_code
 from ctxopt.pack.labels import chunk_place
+from ctxopt.pack.render_cache import RENDERS
 from ctxopt.pack.select import Render
 from ctxopt.types import Chunk, Fidelity
 
@@ -84,18 +85,23 @@ def declaration_line(chunk: Chunk, head: str) -> str:
 
 
 def make_renderer(level: Level) -> Render:
-    """A cached (chunk, fidelity, lines) -> (content, token cost) function for selection."""
-    cache: dict[tuple[str, Fidelity, tuple[int, int] | None], tuple[str, int]] = {}
+    """A cached (chunk, fidelity, lines) -> (content, token cost) function for selection
+    (kept across calls by content in `render_cache`)."""
 
     def render(
         chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
     ) -> tuple[str, int]:
-        key = (chunk.id, fidelity, lines)
-        if key not in cache:
-            content = chunk_content(chunk, fidelity, level, lines)
-            place = f"{chunk_place(chunk)} {chunk.qualified_name}"
-            cost = tokens.count(content or place) + ENTRY_OVERHEAD
-            cache[key] = (content, cost)
-        return cache[key]
+        return RENDERS.get(
+            chunk, fidelity, level, lines, lambda: rendered(chunk, fidelity, level, lines)
+        )
 
     return render
+
+
+def rendered(
+    chunk: Chunk, fidelity: Fidelity, level: Level, lines: tuple[int, int] | None = None
+) -> tuple[str, int]:
+    """A chunk's content at a fidelity and its cost as an entry (no cache)."""
+    content = chunk_content(chunk, fidelity, level, lines)
+    place = f"{chunk_place(chunk)} {chunk.qualified_name}"
+    return content, prompt_tokens.count(content or place) + ENTRY_OVERHEAD

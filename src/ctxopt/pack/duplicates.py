@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from collections.abc import Sequence
 
@@ -11,8 +12,9 @@ from ctxopt.types import ScoredChunk
 DUPLICATE_SIMILARITY = 0.9
 
 
-def _shingles(text: str) -> set[str]:
-    return {line.strip() for line in text.splitlines() if line.strip()}
+@functools.lru_cache(maxsize=8192)  # the same chunks come back call after call
+def _shingles(text: str) -> frozenset[str]:
+    return frozenset(line.strip() for line in text.splitlines() if line.strip())
 
 
 def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
@@ -23,7 +25,7 @@ def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
     """
     by_hash: dict[str, str] = {}
     sizes: list[tuple[int, int]] = []  # (line-set size, index in kept), sorted
-    kept: list[tuple[ScoredChunk, set[str]]] = []
+    kept: list[tuple[ScoredChunk, frozenset[str]]] = []
     duplicate_of: dict[str, str] = {}
     for hit in hits:
         if hit.chunk.content_hash in by_hash:
@@ -49,7 +51,7 @@ def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
     return duplicate_of
 
 
-def _jaccard(a: set[str], b: set[str]) -> float:
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
     small, large = (a, b) if len(a) <= len(b) else (b, a)

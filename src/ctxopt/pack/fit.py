@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ctxopt import tokens
 from ctxopt.index.store import IndexReader
 from ctxopt.pack.overview import structure_overview
+from ctxopt.pack.prompt_tokens import count as count_tokens
 from ctxopt.pack.render import FileGroup, GapCheck, RenderInput, group_by_file, render
 from ctxopt.pack.select import FILE_HEADER, Render, Selection
 from ctxopt.types import Choice, Dropped, DropReason, Fidelity, PickReason
@@ -50,7 +50,7 @@ def fit_prompt(
     def rendered() -> tuple[str, RenderInput, int]:
         data = render_data(base, chosen, fitting.order, "", fitting.gap_is_blank)
         prompt = render(data, fitting.format)
-        return prompt, data, tokens.count(prompt)
+        return prompt, data, count_tokens(prompt)
 
     prompt, data, used = rendered()
     extra = top_up(chosen, dropped, budget - used, fitting.render_entry) if fitting.top_up else []
@@ -71,7 +71,7 @@ def fit_prompt(
         overview = structure_overview(fitting.reader.file_records())
         with_overview = render_data(base, chosen, fitting.order, overview, fitting.gap_is_blank)
         text = render(with_overview, fitting.format)
-        if tokens.count(text) <= budget:
+        if count_tokens(text) <= budget:
             prompt, data = text, with_overview
     return prompt, data, Selection(tuple(chosen), tuple(dropped), selection.spent)
 

@@ -10,10 +10,20 @@ from ctxopt.types import FileRecord
 from ctxopt.wording import plural
 
 MAX_LINES = 25
+_last: list[tuple[Mapping[str, FileRecord], int, str]] = []  # the last records seen
 
 
 def structure_overview(records: Mapping[str, FileRecord], depth: int = 2) -> str:
-    """Folders up to depth with their file counts and main languages, largest first."""
+    """Folders up to depth with their file counts and main languages, largest first (the
+    answer for the same records object is kept: a long-lived reader's never change)."""
+    if _last and _last[0][0] is records and _last[0][1] == depth:
+        return _last[0][2]
+    text = _overview(records, depth)
+    _last[:] = [(records, depth, text)]
+    return text
+
+
+def _overview(records: Mapping[str, FileRecord], depth: int) -> str:
     files: Counter[str] = Counter()
     languages: dict[str, Counter[str]] = defaultdict(Counter)
     for path, record in records.items():

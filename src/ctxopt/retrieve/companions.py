@@ -8,7 +8,7 @@ test file of the code a task is about is worth scoring too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import PurePosixPath
 
 from ctxopt.languages.naming import is_test_path, subject_stem
@@ -19,10 +19,7 @@ def companion_tests(sources: Iterable[str], paths: Iterable[str]) -> dict[str, l
 
     Several matches are ordered by how many folders they share with the source, then by path.
     """
-    by_stem: dict[str, list[str]] = {}
-    for path in paths:
-        if is_test_path(path):
-            by_stem.setdefault(subject_stem(path), []).append(path)
+    by_stem = _tests_by_stem(paths)
     found: dict[str, list[str]] = {}
     for source in sources:
         if is_test_path(source):
@@ -32,6 +29,23 @@ def companion_tests(sources: Iterable[str], paths: Iterable[str]) -> dict[str, l
         if tests:
             found[source] = sorted(tests, key=lambda t: (-_shared_folders(source, t), t))
     return found
+
+
+_last: list[tuple[object, dict[str, list[str]]]] = []  # the last mapping of paths seen
+
+
+def _tests_by_stem(paths: Iterable[str]) -> dict[str, list[str]]:
+    """The test files among paths by subject stem; kept for the same mapping object (a
+    long-lived index reader's file records, asked on every query, never change)."""
+    if isinstance(paths, Mapping) and _last and _last[0][0] is paths:
+        return _last[0][1]
+    by_stem: dict[str, list[str]] = {}
+    for path in paths:
+        if is_test_path(path):
+            by_stem.setdefault(subject_stem(path), []).append(path)
+    if isinstance(paths, Mapping):
+        _last[:] = [(paths, by_stem)]
+    return by_stem
 
 
 def _shared_folders(a: str, b: str) -> int:

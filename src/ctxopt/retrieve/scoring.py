@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -150,15 +151,18 @@ def location_match(chunk: Chunk, entities: Entities) -> float:
     )
 
 
+@functools.lru_cache(maxsize=8192)  # a chunk is scored twice a query, and again next query
+def _handles_errors(text: str) -> bool:
+    return _ERROR_HANDLING.search(text) is not None
+
+
 def features(candidate: Candidate, ctx: ScoringContext, best_lexical: float) -> dict[str, float]:
     chunk = candidate.chunk
     task_words = frozenset(ctx.entities.words)
     age = max(0, ctx.newest_commit - chunk.commit_time) if chunk.commit_time else None
     rank = ctx.rank.get(chunk.path, 1.0)
     kind_pref = INTENT_KINDS.get(ctx.intent.type, {}).get(chunk.kind.value, 0.3)
-    if ctx.intent.type in (IntentType.BUG_FIX, IntentType.DEBUG) and _ERROR_HANDLING.search(
-        chunk.text
-    ):
+    if ctx.intent.type in (IntentType.BUG_FIX, IntentType.DEBUG) and _handles_errors(chunk.text):
         kind_pref = min(1.0, kind_pref + 0.3)
     return {
         "fused": rrf(candidate),
