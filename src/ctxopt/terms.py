@@ -6,6 +6,7 @@ so both read the rules here.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
@@ -19,15 +20,17 @@ def split_identifier(ident: str) -> list[str]:
 
 def expand_identifiers(text: str) -> str:
     """The sub-words of every compound identifier in text, once each, for full-text search."""
-    seen: set[str] = set()
-    words: list[str] = []
+    words: set[str] = set()
     for ident in set(_IDENT.findall(text)):
-        parts = split_identifier(ident)
-        if len(parts) < 2:
-            continue
-        for part in parts:
-            if len(part) > 1 and part not in seen:
-                seen.add(part)
-                words.append(part)
-    words.sort()
-    return " ".join(words)
+        words.update(_compound_parts(ident))
+    return " ".join(sorted(words))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _compound_parts(ident: str) -> tuple[str, ...]:
+    """The words of a compound identifier longer than one letter; () for a single word.
+    Cached: a repository repeats its identifiers in chunk after chunk."""
+    parts = split_identifier(ident)
+    if len(parts) < 2:
+        return ()
+    return tuple(part for part in parts if len(part) > 1)

@@ -104,3 +104,15 @@ def test_never_raises_on_binary_junk(language: str):
     lines = junk.splitlines()
     for c in result.chunks:
         assert c.text == "\n".join(lines[c.start_line - 1 : c.end_line]) or c.summary
+
+
+def test_is_prose_counts_ascii_and_other_text_alike() -> None:
+    from ctxopt.chunking.lines import is_prose
+
+    words = ["The cache keeps, for each record, its owner's name.", "It is refreshed daily."]
+    assert is_prose(words)
+    assert is_prose([line.replace("cache", "cäche") for line in words])
+    code = ["x = {'a': [1, 2, 3]}  # 42", "y = x['a'][0] * 7 + 9"]
+    assert not is_prose(code)
+    assert not is_prose([line + " é" for line in code])
+    assert is_prose(["", "   "])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import string
 from posixpath import basename
 
 from ctxopt.chunking.draft import Draft
@@ -10,6 +11,7 @@ from ctxopt.types import ChunkKind
 WINDOW_LINES = 60
 MAX_CHUNK_LINES = 500
 HEAVY_LINES = 150  # a longer and heavy chunk is cut into pieces (build.split_long)
+_PLAIN_ASCII = bytes(string.ascii_letters + " .,'\n", "ascii")
 
 
 def trim(lines: list[str], start: int, end: int) -> tuple[int, int] | None:
@@ -57,7 +59,10 @@ def is_prose(lines: list[str]) -> bool:
     sample = "\n".join(lines[:200])
     if not sample.strip():
         return True
-    plain = sum(ch.isalpha() or ch in " .,'\n" for ch in sample)
+    if sample.isascii():  # the usual case, counted in C: letters and " .,'\n" deleted
+        plain = len(sample) - len(sample.encode("ascii").translate(None, _PLAIN_ASCII))
+    else:
+        plain = sum(ch.isalpha() or ch in " .,'\n" for ch in sample)
     return plain / len(sample) > 0.85
 
 

@@ -68,10 +68,13 @@ def code_facts(code: str, own_name: str) -> tuple[tuple[str, ...], int]:
     Complexity: 1 + branch keywords + short-circuit / null-coalescing / ternary operators.
     """
     idents = _IDENT.findall(code)
-    branches = sum(1 for ident in idents if ident in _BRANCH_WORDS)
-    seen = dict.fromkeys(ident for ident in idents if len(ident) > 1 and ident not in KEYWORDS)
-    seen.pop(own_name, None)
-    refs = tuple(sorted(list(seen)[:MAX_REFERENCES]))
+    branches = sum(map(_BRANCH_WORDS.__contains__, idents))
+    kept = [
+        ident
+        for ident in dict.fromkeys(idents)  # each name once, by first use
+        if len(ident) > 1 and ident not in KEYWORDS and ident != own_name
+    ]
+    refs = tuple(sorted(kept[:MAX_REFERENCES]))
     return refs, 1 + branches + len(_BRANCH_OPS.findall(code))
 
 

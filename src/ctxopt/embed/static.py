@@ -7,13 +7,15 @@ and ``safetensors``, so neither torch nor model2vec is imported at run time.
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -35,6 +37,7 @@ class StaticEmbedder:
         self._tokenizer: Any = None
         self._vectors: np.ndarray | None = None
         self._unknown: int | None = None
+        self._word_cache: dict[str, tuple[int, ...]] = {}
 
     def _load(self) -> None:
         if self._vectors is not None:
@@ -57,13 +60,59 @@ class StaticEmbedder:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         self._load()
         assert self._vectors is not None
-        encodings = self._tokenizer.encode_batch(clip(texts), add_special_tokens=False)
+        clipped = clip(texts)
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        for row, encoding in enumerate(encodings):
-            ids = [i for i in encoding.ids if i != self._unknown][: self.max_tokens]
+        slow = [row for row, text in enumerate(clipped) if not plain_ascii(text)]
+        encodings = self._tokenizer.encode_batch_fast(
+            [clipped[row] for row in slow], add_special_tokens=False
+        )
+        ids_of: dict[int, list[int]] = {
+            row: [i for i in encoding.ids if i != self._unknown][: self.max_tokens]
+            for row, encoding in zip(slow, encodings, strict=True)
+        }
+        for row, text in enumerate(clipped):
+            ids = ids_of[row] if row in ids_of else self._word_ids(text)
             if ids:
                 out[row] = self._vectors[ids].mean(axis=0)
         return normalise(out)
+
+    def _word_ids(self, text: str) -> list[int]:
+        """The first max_tokens known token ids of a plain_ascii text, as the tokenizer gives
+        them, from a cache of each word's ids (its pre-tokenizer splits such a text into runs
+        of letters and digits and single punctuation marks, and word pieces never cross
+        them; the normaliser only lower-cases), so no text is tokenized twice in a run."""
+        cache = self._word_cache
+        if len(cache) > WORD_CACHE_SIZE:
+            cache.clear()
+        words = _WORDS.findall(text.lower())
+        pieces: list[tuple[int, ...] | None] = list(map(cache.get, words))
+        if None in pieces:
+            for at, word in enumerate(words):
+                if pieces[at] is None:
+                    hit = cache.get(word)  # the same word earlier in this text
+                    pieces[at] = self._word_pieces(word) if hit is None else hit
+        known = cast(list[tuple[int, ...]], pieces)  # every None filled above
+        return list(itertools.chain.from_iterable(known))[: self.max_tokens]
+
+    def _word_pieces(self, word: str) -> tuple[int, ...]:
+        """One word's known token ids, cached."""
+        encoded = self._tokenizer.encode(word, add_special_tokens=False).ids
+        known = self._word_cache[word] = tuple(i for i in encoded if i != self._unknown)
+        return known
+
+
+WORD_CACHE_SIZE = 200_000  # words whose ids are kept (a few tens of MB at most)
+# A word of the BERT pre-tokenizer in ASCII text: a run of letters and digits, or one
+# punctuation mark (every ASCII character that is neither, "_" included).
+_WORDS = re.compile(r"[a-z0-9]+|[!-/:-@\[-`{-~]")
+# ASCII with no control character but tab, line feed and carriage return: the normaliser
+# removes the others (joining the words around them), so such texts take the tokenizer.
+_PLAIN = re.compile(r"[\t\n\r -~]*")
+
+
+def plain_ascii(text: str) -> bool:
+    """True when text is printable ASCII, tabs and line breaks (the word cache's texts)."""
+    return text.isascii() and _PLAIN.fullmatch(text) is not None
 
 
 def distill_static(target: Path, notify: Notify | None = None) -> None:

@@ -67,17 +67,22 @@ class _Batch:
     vectors: list[Any]
     search: list[str]  # the full-text column, one per chunk
     records: list[FileRecord]
+    times: list[int]  # each chunk's commit time (its file's), one per chunk
 
     @classmethod
     def empty(cls) -> _Batch:
-        return cls([], [], [], [], [])
+        return cls([], [], [], [], [], [])
 
-    def add_embedded(self, chunks: Sequence[Chunk], vectors: Any, search: Sequence[str]) -> None:
-        """Chunks with the vectors and search texts a worker made for them."""
+    def add_embedded(
+        self, chunks: Sequence[Chunk], vectors: Any, search: Sequence[str], commit_time: int
+    ) -> None:
+        """A file's chunks with the vectors and search texts a worker made for them, and the
+        file's commit time (kept beside them: a copy of every chunk to date it costs more)."""
         if chunks:
             self.chunks.extend(chunks)
             self.vectors.append(vectors)
             self.search.extend(search)
+            self.times.extend([commit_time] * len(chunks))
 
 
 def read_stored(db: DbLocation, *, full: bool) -> tuple[IndexReader | None, IndexMeta | None]:
@@ -295,11 +300,10 @@ def apply_index(
         records[done.source.path] = record
         batch.paths.append(done.source.path)
         batch.records.append(record)
-        dated = [replace(c, commit_time=record.commit_time) for c in done.chunked.chunks]
         if done.vectors is not None:
-            batch.add_embedded(dated, done.vectors, done.search)
+            batch.add_embedded(done.chunked.chunks, done.vectors, done.search, record.commit_time)
         else:
-            pending.extend(dated)
+            pending.extend(replace(c, commit_time=record.commit_time) for c in done.chunked.chunks)
         if len(pending) >= EMBED_BATCH:
             _embed_into(batch, pending, embedder)
             pending = []
@@ -401,6 +405,7 @@ def _embed_into(batch: _Batch, chunks: Sequence[Chunk], embedder: Embedder) -> N
     batch.vectors.append(embedder.embed([schema.embed_text(c) for c in chunks]))
     batch.chunks.extend(chunks)
     batch.search.extend(schema.search_text(c) for c in chunks)
+    batch.times.extend(c.commit_time for c in chunks)
 
 
 def _write(writer: IndexWriter, batch: _Batch) -> None:
@@ -410,7 +415,9 @@ def _write(writer: IndexWriter, batch: _Batch) -> None:
         return
     dims = writer.dimensions
     vectors = np.concatenate(batch.vectors) if batch.vectors else np.zeros((0, dims), np.float32)
-    rows = schema.chunk_rows(batch.chunks, vectors, dims, batch.search) if batch.chunks else None
+    rows = None
+    if batch.chunks:
+        rows = schema.chunk_rows(batch.chunks, vectors, dims, batch.search, batch.times)
     writer.replace_chunks(batch.paths, rows)
     writer.upsert_files(batch.records, deleted=[])
 

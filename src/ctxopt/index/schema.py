@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ctxopt.errors import IndexMismatchError
@@ -131,27 +132,36 @@ def chunk_rows(
     vectors: object,
     dimensions: int,
     search: Sequence[str] | None = None,
+    commit_times: Sequence[int] | None = None,
 ) -> pa.Table:
     """Arrow table of chunks with their vectors (an (n, dimensions) float32 array) and their
-    full-text column (search_text of each chunk unless given, as workers make it)."""
+    full-text column (search_text of each chunk unless given, as workers make it); with
+    commit_times, those stand for the chunks' own commit_time (one per chunk)."""
     import numpy as np
     import pyarrow as pa
 
-    columns: dict[str, list[object]] = {name: [] for name in chunks_schema(dimensions).names}
-    for chunk in chunks:
-        for field_name in columns:
-            if field_name in ("search", "vector"):
-                continue
-            value = getattr(chunk, field_name)
-            columns[field_name].append(list(value) if isinstance(value, tuple) else value)
-        columns["kind"][-1] = chunk.kind.value
-        columns["secrets"][-1] = [
-            {"start": s.start, "end": s.end, "kind": s.kind} for s in chunk.secrets
-        ]
+    columns: dict[str, object] = {}
+    for name in chunks_schema(dimensions).names:
+        if name not in _DERIVED:  # one column at a time, the attribute read in C
+            columns[name] = list(map(attrgetter(name), chunks))
+    columns["kind"] = [chunk.kind.value for chunk in chunks]
+    columns["secrets"] = [
+        [{"start": s.start, "end": s.end, "kind": s.kind} for s in chunk.secrets]
+        if chunk.secrets
+        else []
+        for chunk in chunks
+    ]
+    if commit_times is not None:
+        columns["commit_time"] = list(commit_times)
     columns["search"] = list(search) if search is not None else [search_text(c) for c in chunks]
     flat = pa.array(np.asarray(vectors, dtype=np.float32).reshape(-1))
-    columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, dimensions)  # type: ignore[assignment]
+    columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, dimensions)
     return pa.table(columns, schema=chunks_schema(dimensions))
+
+
+# columns made otherwise than by reading the chunk's attribute as it is (tuple fields are
+# read as they are: Arrow takes a tuple for a list value)
+_DERIVED = frozenset({"kind", "secrets", "search", "vector"})
 
 
 def file_rows(records: Sequence[FileRecord]) -> pa.Table:

@@ -33,8 +33,14 @@ def chunk_secrets(text: str) -> tuple[SecretSpan, ...]:
 
 def with_secrets(chunked: ChunkedFile) -> ChunkedFile:
     """The chunks of a file, each carrying the secrets found in its text."""
-    chunks = tuple(replace(c, secrets=chunk_secrets(c.text)) for c in chunked.chunks)
+    chunks = tuple(_with_spans(c, chunk_secrets(c.text)) for c in chunked.chunks)
     return replace(chunked, chunks=chunks)
+
+
+def _with_spans(chunk: Chunk, spans: tuple[SecretSpan, ...]) -> Chunk:
+    """The chunk carrying spans (itself when they are what it carries: most chunks hold none
+    and a copy per chunk costs more than the scan)."""
+    return chunk if spans == chunk.secrets else replace(chunk, secrets=spans)
 
 
 def _findings(spans: Iterable[SecretSpan]) -> list[SecretFinding]:
