@@ -8,8 +8,8 @@ from pathlib import Path
 from ctxopt.config.settings import Settings
 from ctxopt.discover import walk as discovery
 from ctxopt.index.commit import safe_read_commit
+from ctxopt.index.file_jobs import file_hash
 from ctxopt.index.plan import plan_refresh, resolve_touched
-from ctxopt.index.process import file_hash
 from ctxopt.index.scope import with_stored_scope
 from ctxopt.index.store import IndexReader
 from ctxopt.types import Discovery, RefreshPlan, SourceFile

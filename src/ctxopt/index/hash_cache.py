@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from ctxopt.index.process import file_hash
+from ctxopt.index.file_jobs import file_hash
 from ctxopt.index.snapshot import Signature, signature
 from ctxopt.types import SourceFile
 

@@ -29,10 +29,7 @@ from ctxopt import __version__
 from ctxopt.config.paths import is_object_store, user_cache
 from ctxopt.config.settings import Settings
 from ctxopt.discover.git import head_commit
-from ctxopt.discover.walk import git_listing
-from ctxopt.errors import CtxoptError
-from ctxopt.index.commit import MARKER
-from ctxopt.index.location import locate
+from ctxopt.discover.listing import git_listing
 from ctxopt.index.lock import LOCK_NAME, holder
 from ctxopt.types import IndexStats
 
@@ -137,6 +134,10 @@ def state_folder(settings: Settings) -> Path:
 
 def _marker_key(settings: Settings) -> list[list[Any]] | None:
     """The shared index's commit marker as a key (None: no marker, or it cannot be read)."""
+    from ctxopt.errors import CtxoptError
+    from ctxopt.index.commit import MARKER
+    from ctxopt.index.location import locate
+
     try:
         marker = locate(settings.db_path).read_text(MARKER)
     except (OSError, CtxoptError):
