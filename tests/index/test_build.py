@@ -145,6 +145,33 @@ def test_full_text_index_stays_in_step_with_the_rows_after_many_changes(tmp_path
     assert ranking(settings.db_path) == ranking(fresh.db_path)
 
 
+def test_a_small_update_defers_the_full_text_merge_and_still_finds_and_scores_the_same(
+    tmp_path: Path,
+) -> None:
+    from ctxopt.index.store import unindexed_rows
+    from ctxopt.retrieve.candidates import CandidateSource
+
+    repo = sample_repo(tmp_path / "repo")
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    target = sorted(repo.rglob("*.py"))[0]
+    target.write_text(target.read_text() + "\n\ndef audit_hook():\n    return 'audit'\n")
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+
+    chunks = IndexReader(settings.db_path).dataset("chunks")
+    fts = next(i.name for i in chunks.describe_indices() if "Inverted" in str(i.type_url))
+    assert unindexed_rows(chunks, fts) > 0  # the merge waits for more rows
+
+    def ranking() -> list[tuple[float, str, str]]:
+        found = CandidateSource(IndexReader(settings.db_path)).full_text("audit hook storage", 10)
+        return sorted((-round(score, 4), c.path, c.name) for c, score in found)
+
+    deferred = ranking()
+    assert any(name == "audit_hook" for _, _, name in deferred)
+    lance.dataset(str(settings.db_path / "chunks.lance")).optimize.optimize_indices()
+    assert ranking() == deferred  # what a merged index gives
+
+
 def small_repo(tmp_path: Path) -> Path:
     repo = init_repo(tmp_path / "repo")
     write_files(repo, {"app.py": "def main():\n    return 1\n", "README.md": "# app\n"})

@@ -156,7 +156,8 @@ def test_a_no_change_index_imports_neither_lance_nor_the_indexer(indexed: Settin
         "from ctxopt.cli import main\n"
         "sys.argv = ['ctxopt', 'index', sys.argv[1], '--json']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "heavy = ('lance', 'lancedb', 'pyarrow', 'numpy', 'ctxopt.index.build')\n"
+        "heavy = ('lance', 'lancedb', 'pyarrow', 'numpy', 'ctxopt.index.build', 'pydantic',\n"
+        "         'rich', 'pathspec', 'ctxopt.discover.walk', 'ctxopt.discover.clone')\n"
         "sys.stderr.write(f'LOADED {[m for m in heavy if m in sys.modules]}')\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}

@@ -7,6 +7,7 @@ but only `ctxopt index --db URI` writes; the caller warns as for --no-refresh.""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ from ctxopt.config.settings import Settings
 from ctxopt.errors import IndexBusyError
 from ctxopt.index import snapshot
 from ctxopt.index.freshness import stale_count, stale_plan
+from ctxopt.index.hash_cache import HashCache
 from ctxopt.index.schema import check_format
 from ctxopt.index.store import IndexReader
 from ctxopt.types import IndexStats
@@ -53,16 +55,21 @@ def refresh_index(
     if known_fresh and reader is not None:
         check_format(reader.meta(), settings.db_path)
         return Freshness(0, False), reader
-    before = snapshot.capture(settings)  # before anything reads a file
+    shared = is_object_store(settings.db_path)
+    before = snapshot.capture(settings, shared=True)  # before anything reads a file
     reader = reader or IndexReader(settings.db_path)
     check_format(reader.meta(), settings.db_path)  # e.g. an index without stored secrets
-    if before is not None and snapshot.matches(snapshot.index_folder(settings), before)[0]:
+    folder = snapshot.state_folder(settings)
+    if before is not None and snapshot.matches(folder, before)[0]:
         return Freshness(0, False), reader  # nothing changed since the index was found fresh
-    stale = stale_count(stale_plan(settings, reader))
-    if stale and is_object_store(settings.db_path):  # shared: the caller warns
+    stale = _stale(settings, reader, shared=shared)
+    if stale and shared:  # the caller warns
         return Freshness(stale, False), reader
     if not stale and before is not None:
-        snapshot.save(snapshot.index_folder(settings), before)
+        if shared:
+            with contextlib.suppress(OSError):
+                folder.mkdir(parents=True, exist_ok=True)
+        snapshot.save(folder, before)
     if stale and refresh:
         if notify:
             notify(f"refreshing the index: {plural(stale, 'file')} changed since it was built")
@@ -77,6 +84,17 @@ def refresh_index(
             keep(settings, before, stats, snapshot.current_head(settings))
         return Freshness(stale, True), IndexReader(settings.db_path)
     return Freshness(stale, False), reader
+
+
+def _stale(settings: Settings, reader: IndexReader, *, shared: bool) -> int:
+    """How many files differ from the index; against a shared index the touched files'
+    hashes come from the checkout's hash cache (its mtimes are never the builder's)."""
+    if not shared:
+        return stale_count(stale_plan(settings, reader))
+    hashes = HashCache(snapshot.shared_folder(settings))
+    stale = stale_count(stale_plan(settings, reader, hashes.hash))
+    hashes.save()
+    return stale
 
 
 def build_index(settings: Settings) -> IndexStats:

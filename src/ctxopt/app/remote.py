@@ -9,7 +9,6 @@ from pathlib import Path
 
 from ctxopt.config.environment import clone_cache
 from ctxopt.config.settings import Settings
-from ctxopt.discover.clone import checkout_remote
 from ctxopt.discover.remote import ACCEPTED, RemoteRepo, remote_repo
 from ctxopt.errors import UsageError
 from ctxopt.index.commit import IndexState, index_state
@@ -37,6 +36,8 @@ def open_repository(
         if ref is not None:
             raise UsageError(f"--ref needs a repository URL as the path ({ACCEPTED})")
         return Repository(Path(location).expanduser() if location else None)
+    from ctxopt.discover.clone import checkout_remote  # here: only a URL needs it
+
     checkout = checkout_remote(remote, ref, cache=clone_cache())
     if notify:
         done = "cloned" if checkout.cloned else "fetched"

@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any
 
 import typer
+import typer.main
 
 from ctxopt import __version__
-from ctxopt.cli import analyze_cmd, index_cmd, mcp_cmd, pack_cmd, query_cmd, stats_cmd, tune_cmd
 from ctxopt.cli.closed_stdout import OutputClosed, guard_stdout, silence_stdout
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.examples import epilog
+from ctxopt.cli.plain_params import plain_values
 from ctxopt.config.environment import debugging
 from ctxopt.errors import CtxoptError
 
-app = typer.Typer(
-    name="ctxopt",
-    help="Turn a code repository into the smallest prompt that still holds what an LLM needs.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+# command name -> (module under ctxopt.cli, function); the order is --help's
+COMMANDS: dict[str, tuple[str, str]] = {
+    "index": ("index_cmd", "index"),
+    "query": ("query_cmd", "query"),
+    "pack": ("pack_cmd", "pack"),
+    "stats": ("stats_cmd", "stats"),
+    "tune": ("tune_cmd", "tune"),
+    "analyze-doc": ("analyze_cmd", "analyze_doc"),
+    "mcp": ("mcp_cmd", "mcp"),
+}
 
 
 def _version(value: bool) -> None:
@@ -30,7 +35,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
@@ -39,13 +43,40 @@ def _root(
     """ctxopt: index a repository, query it, and pack the best prompt for a task."""
 
 
-app.command("index", epilog=epilog("index"))(index_cmd.index)
-app.command("query", epilog=epilog("query"))(query_cmd.query)
-app.command("pack", epilog=epilog("pack"))(pack_cmd.pack)
-app.command("stats", epilog=epilog("stats"))(stats_cmd.stats)
-app.command("tune", epilog=epilog("tune"))(tune_cmd.tune)
-app.command("analyze-doc", epilog=epilog("analyze-doc"))(analyze_cmd.analyze_doc)
-app.command("mcp", epilog=epilog("mcp"))(mcp_cmd.mcp)
+def build_app(names: list[str] | None = None) -> typer.Typer:
+    """The typer app with the named commands (default: all); only their modules are imported."""
+    built = typer.Typer(
+        name="ctxopt",
+        help="Turn a code repository into the smallest prompt that still holds what an LLM needs.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    built.callback()(_root)
+    for name in names if names is not None else list(COMMANDS):
+        module, function = COMMANDS[name]
+        callback = getattr(importlib.import_module(f"ctxopt.cli.{module}"), function)
+        built.command(name, epilog=epilog(name))(callback)
+    return built
+
+
+def __getattr__(name: str) -> Any:
+    """`app`, the whole typer app, built on first use (tests and tools read its commands)."""
+    if name == "app":
+        built = build_app()
+        globals()["app"] = built
+        return built
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _run(args: list[str]) -> Any:
+    """Parse and run: a known command name first builds only that command (and imports
+    only its module); anything else (--help, --version, a typo) builds them all."""
+    names = [args[0]] if args and args[0] in COMMANDS else None
+    command = typer.main.get_command(build_app(names))
+    plain_values(command)
+    return command.main(args=args, prog_name="ctxopt", standalone_mode=False)
 
 
 def main() -> None:
@@ -53,7 +84,7 @@ def main() -> None:
     that closes stdout early ends the run silently with exit 0; bare `ctxopt` is `--help`."""
     guard_stdout()
     try:
-        code = app(args=sys.argv[1:] or ["--help"], prog_name="ctxopt", standalone_mode=False)
+        code = _run(sys.argv[1:] or ["--help"])
     except OutputClosed:
         silence_stdout()
         sys.exit(0)

@@ -9,45 +9,57 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
-
-from rich.console import Console
-from rich.markup import escape
-from rich.text import Text
 
 from ctxopt.config.environment import no_color as no_color_set
 from ctxopt.config.environment import piped_width
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.progress import Progress
+    from rich.text import Text
 
 
 def plain(value: object) -> Text:
     """A table cell shown as written: no markup, no emoji codes."""
+    from rich.text import Text
+
     return Text(str(value))
 
 
 class Terminal:
-    """stderr for people, stdout for the product."""
+    """stderr for people, stdout for the product.
+
+    The rich consoles are made on first use: a run that prints only its payload (`query
+    --json`, a quiet `index`) never imports rich."""
 
     def __init__(self, *, quiet: bool = False) -> None:
         self.quiet = quiet
-        no_color = no_color_set()
-        common: dict[str, Any] = {
-            "no_color": no_color,
-            "highlight": False,
-            "soft_wrap": True,
-            "emoji": False,
-        }
-        self.err = Console(stderr=True, **common)
+
+    def _options(self) -> dict[str, Any]:
+        return {"no_color": no_color_set(), "highlight": False, "soft_wrap": True, "emoji": False}
+
+    @cached_property
+    def err(self) -> Console:
+        from rich.console import Console
+
+        return Console(stderr=True, **self._options())
+
+    @cached_property
+    def out(self) -> Console:
+        from rich.console import Console
+
         width = None if sys.stdout.isatty() else piped_width()
-        self.out = Console(file=sys.stdout, width=width, **common)
+        return Console(file=sys.stdout, width=width, **self._options())
 
     def info(self, text: str) -> None:
         if not self.quiet:
             self.err.print(text, markup=False)
 
     def warn(self, text: str) -> None:
+        from rich.markup import escape
+
         self.err.print(f"[yellow]warning:[/yellow] {escape(text)}", markup=True)
 
     def error(self, text: str) -> None:

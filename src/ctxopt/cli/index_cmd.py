@@ -110,7 +110,6 @@ def index(
     stdout holds one JSON object of the run's figures.
     """
     from ctxopt.app.index import index_repository
-    from ctxopt.cli.render_stats import index_summary
     from ctxopt.discover.remote import remote_repo
     from ctxopt.index.scope import without_stored_scope
 
@@ -151,6 +150,8 @@ def index(
     if len(stats.warnings) > 20:
         terminal.warn(f"... and {len(stats.warnings) - 20} more")
     if not quiet:
+        from ctxopt.cli.render_stats import index_summary  # here: rich tables only when shown
+
         index_summary(terminal, stats)
     if watch:
         from ctxopt.cli.index_watch import watch_until_interrupted

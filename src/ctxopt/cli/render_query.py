@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
-
 from ctxopt.cli.console import Terminal, plain
 from ctxopt.pack.labels import chunk_place, shown_name
 from ctxopt.types import Chunk, QueryResult, ScoredChunk
@@ -46,6 +44,8 @@ def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> No
         terminal.warn("nothing relevant found in the index")
         return
     places = [chunk_place(h.chunk) for h in result.results]
+    from rich.table import Table  # here: query --json never needs rich
+
     table = Table(show_edge=False)
     table.add_column("#", no_wrap=True, justify="right")
     table.add_column("file:lines", overflow="fold", min_width=min(48, max(map(len, places))))

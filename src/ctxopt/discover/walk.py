@@ -22,7 +22,7 @@ from pathlib import Path
 from pathspec import GitIgnoreSpec
 
 from ctxopt.config.paths import INDEX_DIR, resolve_root
-from ctxopt.discover.git import git_root, head_commit, last_commit_times, listed_files
+from ctxopt.discover.git import git_root, head_commit, last_commit_times
 from ctxopt.discover.ignore_rules import (
     CTXOPT_IGNORE_FILE,
     IGNORE_FILE,
@@ -30,6 +30,7 @@ from ctxopt.discover.ignore_rules import (
     OwnIgnoreRules,
     load_patterns,
 )
+from ctxopt.discover.listing import git_listing, hidden_dirs, raw_listing
 from ctxopt.discover.secret_files import is_secret_file
 from ctxopt.discover.skip_rules import VENDORED_DIRS, content_reason, name_reason, vendored_dir
 from ctxopt.languages import detect_language, is_special_filename
@@ -222,33 +223,6 @@ def glob_spec(patterns: Sequence[str]) -> GitIgnoreSpec | None:
     return GitIgnoreSpec.from_lines(list(patterns)) if patterns else None
 
 
-def _hidden_dirs(root: Path, extra: Sequence[Path]) -> tuple[str, ...]:
-    """Root-relative "x/" forms of the extra folders that lie strictly inside root."""
-    hidden = []
-    for folder in extra:
-        path = Path(folder).expanduser()
-        path = (path if path.is_absolute() else root / path).resolve()
-        if path != root and path.is_relative_to(root):
-            hidden.append(path.relative_to(root).as_posix() + "/")
-    return tuple(hidden)
-
-
-def git_listing(
-    root: Path, extra_ignored_dirs: Sequence[Path] = ()
-) -> tuple[Path, list[str]] | None:
-    """The git top folder and git's listing that `discover` starts from (the same arguments
-    give the same listing); None outside git."""
-    top_root = resolve_root(root)
-    top, paths = _git_listing(top_root, _hidden_dirs(top_root, extra_ignored_dirs))
-    return None if top is None or paths is None else (top, paths)
-
-
-def _git_listing(top_root: Path, hidden: Sequence[str]) -> tuple[Path | None, list[str] | None]:
-    top = git_root(top_root)
-    paths = listed_files(top_root, [INDEX_DIR, *(h.rstrip("/") for h in hidden)]) if top else None
-    return top, paths
-
-
 def discover(
     root: Path,
     *,
@@ -259,7 +233,7 @@ def discover(
 ) -> Discovery:
     """The files under root to index, and those skipped with a reason, sorted by path."""
     top_root = resolve_root(root)
-    hidden = _hidden_dirs(top_root, extra_ignored_dirs)
+    hidden = hidden_dirs(top_root, extra_ignored_dirs)
     collector = _Collector(
         root=str(top_root),
         max_file_bytes=max_file_bytes,
@@ -267,7 +241,7 @@ def discover(
         exclude=glob_spec(exclude),
         hidden=hidden,
     )
-    top, paths = _git_listing(top_root, hidden)
+    top, paths = raw_listing(top_root, hidden)
     if paths is None:
         _walk(collector)
         return collector.result(None)

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from ctxopt.config.settings import Settings
 from ctxopt.discover import walk as discovery
 from ctxopt.index.commit import safe_read_commit
+from ctxopt.index.file_jobs import file_hash
 from ctxopt.index.plan import plan_refresh, resolve_touched
-from ctxopt.index.process import file_hash
 from ctxopt.index.scope import with_stored_scope
 from ctxopt.index.store import IndexReader
-from ctxopt.types import Discovery, RefreshPlan
+from ctxopt.types import Discovery, RefreshPlan, SourceFile
 
 
 def scoped_settings(settings: Settings) -> Settings:
@@ -34,12 +35,21 @@ def discover_files(settings: Settings) -> Discovery:
     )
 
 
-def stale_plan(settings: Settings, reader: IndexReader) -> RefreshPlan:
-    """The refresh an index run would do now; empty when the index is fresh."""
+def _read_hash(source: SourceFile) -> str:
+    return file_hash(source.abs_path)
+
+
+def stale_plan(
+    settings: Settings,
+    reader: IndexReader,
+    hash_of: Callable[[SourceFile], str] = _read_hash,
+) -> RefreshPlan:
+    """The refresh an index run would do now; empty when the index is fresh.  hash_of gives
+    a touched file's content hash (default: read it; hash_cache.HashCache.hash remembers)."""
     found = discover_files(settings)
     stored = reader.file_records()
     plan = plan_refresh(found.files, stored)
-    hashes = {s.path: file_hash(s.abs_path) for s in plan.touched}
+    hashes = {s.path: hash_of(s) for s in plan.touched}
     resolved, _same = resolve_touched(plan, hashes, stored)
     return resolved
 

@@ -6,7 +6,12 @@ ctime, inode; a symlink's target too) and every file of the index folder is as i
 refresh would find nothing to do, so the check needs neither the index (no Lance import)
 nor a read of any file.  Anything else, and the caller runs the full check.  The signatures
 are taken *before* the full check or the index run they vouch for reads a file, so a file
-changed meanwhile differs from its signature next time.  Local indexes inside git only.
+changed meanwhile differs from its signature next time.  Inside git only.
+
+A checkout that reads a shared index on object storage (`--db s3://...`) keeps its snapshot
+in the user cache (`shared_folder`), keyed on the index's commit marker instead of the
+index folder's files: a new commit by CI (any write) changes the marker.  Only the query
+and pack check uses it (`capture(..., shared=True)`); `ctxopt index` always runs there.
 """
 
 from __future__ import annotations
@@ -21,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from ctxopt import __version__
-from ctxopt.config.paths import is_object_store
+from ctxopt.config.paths import is_object_store, user_cache
 from ctxopt.config.settings import Settings
 from ctxopt.discover.git import head_commit
-from ctxopt.discover.walk import git_listing
+from ctxopt.discover.listing import git_listing
 from ctxopt.index.lock import LOCK_NAME, holder
 from ctxopt.index.scope import RESET, SCOPE_FIELDS
 from ctxopt.types import IndexStats
@@ -114,18 +119,49 @@ def index_folder(settings: Settings) -> Path:
     return db
 
 
-def capture(settings: Settings) -> TreeState | None:
-    """The state now; None when no snapshot applies (outside git, an index on object storage)."""
-    if is_object_store(settings.db_path):
+def shared_folder(settings: Settings) -> Path:
+    """The local folder keeping this checkout's snapshot against a shared index (and its
+    hash cache, hash_cache.py): one per work tree and index URI, in the user cache."""
+    name = hashlib.sha1(f"{settings.root}\0{settings.db_path}".encode()).hexdigest()[:20]
+    return user_cache() / "shared" / name
+
+
+def state_folder(settings: Settings) -> Path:
+    """Where the snapshot of settings is kept: the index folder, or for an index on object
+    storage the checkout's folder in the user cache."""
+    db = settings.db_path
+    return db if isinstance(db, Path) else shared_folder(settings)
+
+
+def _marker_key(settings: Settings) -> list[list[Any]] | None:
+    """The shared index's commit marker as a key (None: no marker, or it cannot be read)."""
+    from ctxopt.errors import CtxoptError
+    from ctxopt.index.commit import MARKER
+    from ctxopt.index.location import locate
+
+    try:
+        marker = locate(settings.db_path).read_text(MARKER)
+    except (OSError, CtxoptError):
         return None
-    db = index_folder(settings)
-    listing = git_listing(settings.root, [db])
+    return None if marker is None else [[MARKER, marker]]
+
+
+def capture(settings: Settings, *, shared: bool = False) -> TreeState | None:
+    """The state now; None when no snapshot applies (outside git; an index on object storage
+    unless shared, which keys it on the index's commit marker)."""
+    remote = is_object_store(settings.db_path)
+    if remote and not shared:
+        return None
+    listing = git_listing(settings.root, [] if remote else [index_folder(settings)])
     if listing is None:
         return None
     top, paths = listing
+    folder = _marker_key(settings) if remote else folder_key(index_folder(settings))
+    if folder is None:
+        return None
     root = str(settings.root)
     signatures = {rel: signature(f"{root}/{rel}") for rel in paths}
-    return TreeState(_key(settings, str(top), folder_key(db)), str(top), signatures)
+    return TreeState(_key(settings, str(top), folder), str(top), signatures)
 
 
 def _key(settings: Settings, top: str, folder: list[list[Any]]) -> str:
