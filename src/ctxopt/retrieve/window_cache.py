@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from ctxopt.retrieve.windows import FileTerms, file_terms
+from ctxopt.retrieve.window_terms import FileTerms, file_terms
 
 MAX_POSTINGS = 600_000  # about 90 MB at most (some 400,000 lines of code)
 

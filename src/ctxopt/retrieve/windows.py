@@ -8,22 +8,35 @@ whatever the chunk sizes; a chunk then gets the score of the best window it over
 
 from __future__ import annotations
 
-import functools
 import math
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ctxopt.retrieve.entities import STOPWORDS
-from ctxopt.terms import split_identifier
+from ctxopt.retrieve.window_cache import cached_file_terms
+from ctxopt.retrieve.window_terms import (
+    WINDOW_LINES,
+    WINDOW_STRIDE,
+    FileTerms,
+    task_terms,
+    terms_of,
+    window_starts,
+)
 
-WINDOW_LINES = 60
-WINDOW_STRIDE = 30  # WINDOW_LINES is a multiple of it: windows are sums of stride blocks
+__all__ = [
+    "K1",
+    "WINDOW_LINES",
+    "WINDOW_STRIDE",
+    "B",
+    "Window",
+    "best_window",
+    "rank_windows",
+    "task_terms",
+    "terms_of",
+]
+
 K1 = 1.2
 B = 0.75
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -32,73 +45,6 @@ class Window:
     start_line: int  # 1-based, inclusive
     end_line: int
     score: float
-
-
-def terms_of(text: str) -> list[str]:
-    """Lower-cased words and the parts of compound identifiers, without stop words."""
-    out: list[str] = []
-    for word in _WORD.findall(text):
-        out.extend(_word_terms(word))
-    return out
-
-
-@functools.lru_cache(maxsize=65536)
-def _word_terms(word: str) -> tuple[str, ...]:
-    parts = split_identifier(word)
-    whole = word.lower()
-    terms = [whole, *parts] if len(parts) > 1 else (parts or [whole])
-    return tuple(t for t in terms if len(t) > 1 and t not in STOPWORDS)
-
-
-def task_terms(task: str) -> frozenset[str]:
-    return frozenset(terms_of(task))
-
-
-@dataclass(frozen=True)
-class FileTerms:
-    """A file's words per stride block, whatever the task (kept per file content by
-    `window_cache`): each term's blocks with its count there and the position of its first
-    occurrence in the block (terms numbered through the file), and each block's length."""
-
-    lines: int
-    lengths: tuple[int, ...]  # terms per stride block
-    postings: dict[str, tuple[tuple[int, int, int], ...]]  # term -> (block, count, first)
-    window_lengths: tuple[int, ...]  # terms per window
-
-    @property
-    def size(self) -> int:
-        """Postings held: the cache's measure of what an entry costs."""
-        return sum(len(p) for p in self.postings.values()) + len(self.lengths)
-
-
-def file_terms(lines: Sequence[str]) -> FileTerms:
-    """The term statistics of a file's lines.  Words cannot span lines, so each block's
-    words are found at once and each distinct word is split once; terms are numbered by
-    their first occurrence (each block's after the block before it)."""
-    lengths: list[int] = []
-    postings: dict[str, list[tuple[int, int, int]]] = {}
-    position = 0
-    for block, first in enumerate(range(0, len(lines), WINDOW_STRIDE)):
-        words = Counter(_WORD.findall("\n".join(lines[first : first + WINDOW_STRIDE])))
-        counts: dict[str, int] = {}
-        length = 0
-        for word, times in words.items():
-            found = _word_terms(word)
-            length += times * len(found)
-            for term in found:
-                counts[term] = counts.get(term, 0) + times
-        for rank, (term, count) in enumerate(counts.items()):
-            postings.setdefault(term, []).append((block, count, position + rank))
-        position += len(counts)
-        lengths.append(length)
-    span = WINDOW_LINES // WINDOW_STRIDE
-    windows = tuple(
-        sum(lengths[s // WINDOW_STRIDE : s // WINDOW_STRIDE + span])
-        for s in _window_starts(len(lines))
-    )
-    return FileTerms(
-        len(lines), tuple(lengths), {t: tuple(p) for t, p in postings.items()}, windows
-    )
 
 
 @dataclass
@@ -110,17 +56,13 @@ class _WindowStats:
     counts: dict[str, int]  # the task's terms found, in order of first occurrence
 
 
-def _window_starts(lines: int) -> range:
-    return range(0, max(1, lines - WINDOW_LINES + WINDOW_STRIDE), WINDOW_STRIDE)
-
-
 def _windows_of(
     path: str, terms: FileTerms, wanted: frozenset[str]
 ) -> tuple[int, int, list[_WindowStats]]:
     """The file's window count, their summed length, and the windows holding a task term
     with their counts (a window is WINDOW_LINES // WINDOW_STRIDE consecutive blocks)."""
     span = WINDOW_LINES // WINDOW_STRIDE
-    starts = _window_starts(terms.lines)
+    starts = window_starts(terms.lines)
     hits: dict[int, dict[str, list[int]]] = {}  # window -> term -> [count, first position]
     for term in wanted:
         for block, count, at in terms.postings.get(term, ()):
@@ -148,8 +90,6 @@ def rank_windows(task: str, files: Mapping[str, Sequence[str]]) -> list[Window]:
     so a word common to all of them weighs little.  Each file's term statistics come from
     `window_cache` (kept per file content for the life of the process).
     """
-    from ctxopt.retrieve.window_cache import cached_file_terms
-
     wanted = task_terms(task)
     if not wanted:
         return []
