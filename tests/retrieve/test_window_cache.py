@@ -85,10 +85,10 @@ def test_the_cache_keeps_its_bound_dropping_the_least_recently_used() -> None:
     cache = FileTermsCache(max_postings=30)
     files = [[f"word_{k}_{i} other_{k}" for i in range(10)] for k in range(4)]
     for lines in files:
-        cache.get(lines)
+        cache.terms(lines)
     assert len(cache) < 4
     misses = cache.misses
-    cache.get(files[-1])
+    cache.terms(files[-1])
     assert cache.misses == misses  # the newest stayed
-    cache.get(files[0])
+    cache.terms(files[0])
     assert cache.misses == misses + 1  # the oldest went

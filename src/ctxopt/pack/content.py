@@ -91,7 +91,7 @@ def make_renderer(level: Level) -> Render:
     def render(
         chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
     ) -> tuple[str, int]:
-        return RENDERS.get(
+        return RENDERS.rendered(
             chunk, fidelity, level, lines, lambda: rendered(chunk, fidelity, level, lines)
         )
 

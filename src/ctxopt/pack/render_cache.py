@@ -9,10 +9,9 @@ gives new keys and nothing stale is shown.  Least recently used entries go past 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
+from ctxopt.bounded_cache import BoundedCache
 from ctxopt.types import Chunk, Fidelity
 
 MAX_ENTRIES = 20_000
@@ -20,15 +19,13 @@ MAX_ENTRIES = 20_000
 Rendered = tuple[str, int]  # the content and its cost in the prompt
 
 
-class RenderCache:
-    def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
-        self.max_entries = max_entries
-        self._entries: OrderedDict[Hashable, Rendered] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
+class RenderCache(BoundedCache[Rendered]):
+    """Renderings by everything they depend on; least recently used go past max_entries."""
 
-    def get(
+    def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
+        super().__init__(max_entries)
+
+    def rendered(
         self,
         chunk: Chunk,
         fidelity: Fidelity,
@@ -36,28 +33,7 @@ class RenderCache:
         lines: tuple[int, int] | None,
         make: Callable[[], Rendered],
     ) -> Rendered:
-        key = render_key(chunk, fidelity, level, lines)
-        with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-                self.hits += 1
-                return found
-        made = make()
-        with self._lock:
-            self.misses += 1
-            self._entries[key] = made
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
-        return made
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self.hits = self.misses = 0
-
-    def __len__(self) -> int:
-        return len(self._entries)
+        return self.get(render_key(chunk, fidelity, level, lines), make)
 
 
 def render_key(
