@@ -68,7 +68,9 @@ def listed_files(root: Path, excluded_dirs: Sequence[str] = ()) -> list[str] | N
     return list(names)
 
 
-def _prefix(root: Path) -> str | None:
+def work_tree_prefix(root: Path) -> str | None:
+    """root's path inside its git work tree ("" at the top, "src/" below it); None when
+    git fails."""
     out = _git(root, "rev-parse", "--show-prefix")
     return None if out is None else os.fsdecode(out.rstrip(b"\n"))
 
@@ -79,7 +81,7 @@ def last_commit_times(root: Path, paths: Sequence[str]) -> dict[str, int]:
     One `git log` pass, newest first, stopped as soon as every path is found and
     capped at MAX_COMMITS commits.  Paths never committed are absent.
     """
-    prefix = _prefix(root)
+    prefix = work_tree_prefix(root)
     if prefix is None or not paths or not head_commit(root):
         return {}
     wanted = {prefix + p: p for p in paths}

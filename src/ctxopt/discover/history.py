@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ctxopt.discover.git import run_git
+from ctxopt.discover.git import run_git, work_tree_prefix
 
 
 @dataclass(frozen=True)
@@ -20,11 +20,10 @@ def recent_commits(root: Path, head: str = "HEAD", limit: int = 300) -> list[Pas
     """Up to `limit` non-merge commits reachable from head, newest first, with the files
     under root each modified (added, deleted and renamed files are not listed).  [] when
     git fails or root is not in a work tree."""
+    prefix = work_tree_prefix(root)
+    if prefix is None:
+        return []
     try:
-        prefix_run = run_git(root, "rev-parse", "--show-prefix")
-        if prefix_run.returncode != 0:
-            return []
-        prefix = os.fsdecode(prefix_run.stdout).strip()
         done = run_git(
             root,
             "log",
