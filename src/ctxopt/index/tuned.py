@@ -67,9 +67,3 @@ def read_tuned(db: DbLocation, embedder: str | None = None) -> TunedWeights | No
     if embedder is not None and tuned.embedder != embedder:
         return None
     return tuned
-
-
-def tuned_weights(db: DbLocation, embedder: str) -> dict[str, float]:
-    """The weights a stored, kept tuning puts in force ({} when none)."""
-    tuned = read_tuned(db, embedder)
-    return dict(tuned.weights) if tuned is not None and tuned.kept else {}
