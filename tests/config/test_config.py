@@ -168,7 +168,7 @@ def test_bad_env_values_raise(
 
 
 def test_bad_flag_values_raise(repo: Path, env: dict[str, str]) -> None:
-    with pytest.raises(UsageError, match=r"^-k must be an integer >= 1"):
+    with pytest.raises(UsageError, match=r"^--top must be an integer >= 1"):
         load_settings(repo, {"top_k": 0}, env=env)
     with pytest.raises(UsageError, match="unknown setting 'colour'"):
         load_settings(repo, {"colour": "red"}, env=env)

@@ -12,7 +12,7 @@ from ctxopt.config.settings import Settings, load_settings
 from ctxopt.errors import IndexCorruptError, IndexMissingError, StorageError
 from ctxopt.index.build import build_index
 from ctxopt.index.commit import MARKER, TABLES, IndexState, index_state, read_commit
-from ctxopt.index.location import RemoteIndex, locate
+from ctxopt.index.location import RemoteIndex, locate, storage_error
 from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.recover import drop_index, prepare_update
 from ctxopt.index.store import IndexReader, IndexWriter
@@ -97,3 +97,13 @@ def test_a_missing_bucket_is_one_storage_error_naming_it(
     settings = load_settings(sample_repo(tmp_path), {"db": "s3://no-such-bucket-here/app"})
     with pytest.raises(StorageError, match="the bucket 'no-such-bucket-here' does not exist"):
         build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+
+
+def test_an_unresolvable_region_names_the_variables_to_set() -> None:
+    lance_text = (
+        "LanceError(IO): Generic S3 error: Failed to resolve region for bucket 'acme', "
+        "/home/runner/work/lance/rust/lance-io/src/object_store/providers/aws.rs:342:13"
+    )
+    error = storage_error("s3://acme/app", OSError(lance_text))
+    assert str(error).startswith("cannot reach the index at s3://acme/app: the region of bucket")
+    assert "AWS_REGION" in str(error) and "aws.rs" not in str(error)

@@ -85,7 +85,7 @@ def query(
     )
     warn_if_allowed(terminal, settings)
     if settings.top_k <= 0:
-        raise UsageError(f"-k must be positive, got {settings.top_k}")
+        raise UsageError(f"--top must be positive, got {settings.top_k}")
     options = QueryOptions(
         k=settings.top_k,
         languages=tuple(lang or ()),

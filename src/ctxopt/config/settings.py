@@ -229,7 +229,7 @@ def _flag_value(name: str, value: object) -> object:
     return value
 
 
-FLAG_NAMES = {"top_k": "-k"}
+FLAG_NAMES = {"top_k": "--top"}
 
 
 def flag_name(field_name: str) -> str:

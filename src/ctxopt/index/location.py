@@ -213,6 +213,11 @@ def storage_error(base: str, exc: BaseException) -> StorageError:
         reason = f"no credentials found; set {CREDENTIALS[scheme]}"
     elif "AccessDenied" in text or "InvalidAccessKeyId" in text or "SignatureDoesNotMatch" in text:
         reason = f"access denied; check {CREDENTIALS[scheme]} and the bucket's permissions"
+    elif "resolve region" in text:
+        reason = (
+            f"the region of bucket {bucket!r} could not be found (no such bucket, or no network);"
+            " set AWS_REGION, or AWS_ENDPOINT_URL for an S3-compatible server"
+        )
     elif "error sending request" in text or "Connection refused" in text or "dns error" in text:
         variables = " or ".join(ENDPOINT_VARIABLES.get(scheme, ()))
         reason = f"cannot connect to the storage endpoint{where}; check {variables}"
