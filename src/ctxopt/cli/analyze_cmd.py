@@ -18,7 +18,10 @@ EXIT_PARTIAL = 4  # the report was written, but a window or the final synthesis 
 def analyze_doc(
     files: Annotated[
         list[str],
-        typer.Argument(help="Documents (.txt, .md, .pdf, .html); - reads stdin. Several = one."),
+        typer.Argument(
+            metavar="FILE",
+            help="Documents (.txt, .md, .pdf, .html); - reads stdin. Several = one.",
+        ),
     ],
     *,
     model: Annotated[
@@ -26,24 +29,31 @@ def analyze_doc(
         typer.Option(
             "--model",
             "-m",
+            metavar="NAME",
             help="Model from pack's table: window = 80% of its input, cost in --plan "
             "(default window: claude-sonnet-4-5's).",
         ),
     ] = None,
     window_tokens: Annotated[
-        int | None, typer.Option("--window-tokens", help="Tokens of document text per window.")
+        int | None,
+        typer.Option(
+            "--window-tokens", metavar="TOKENS", help="Tokens of document text per window."
+        ),
     ] = None,
     overlap: Annotated[
-        float, typer.Option("--overlap", help="Share of a window carried into the next.")
+        float,
+        typer.Option("--overlap", metavar="SHARE", help="Share of a window carried into the next."),
     ] = 0.2,
     single_pass_tokens: Annotated[
         int,
         typer.Option(
-            "--single-pass-tokens", help="A document up to this many tokens is one window."
+            "--single-pass-tokens",
+            metavar="TOKENS",
+            help="A document up to this many tokens is one window.",
         ),
     ] = 100_000,
     memory_chars: Annotated[
-        int, typer.Option("--memory-chars", help="Target size of the carried memory.")
+        int, typer.Option("--memory-chars", metavar="N", help="Target size of the carried memory.")
     ] = 10_000,
     plan: Annotated[
         bool,
@@ -53,24 +63,32 @@ def analyze_doc(
         str | None,
         typer.Option(
             "--llm",
+            metavar="COMMAND",
             help='LLM command: prompt on stdin, answer on stdout ("llm -m X", "claude -p").',
         ),
     ] = None,
     final_llm: Annotated[
         str | None,
-        typer.Option("--final-llm", help="Command for the final synthesis (default: --llm)."),
+        typer.Option(
+            "--final-llm",
+            metavar="COMMAND",
+            help="Command for the final synthesis (default: --llm).",
+        ),
     ] = None,
     timeout: Annotated[
-        float, typer.Option("--timeout", help="Seconds one LLM call may take.")
+        float, typer.Option("--timeout", metavar="SECONDS", help="Seconds one LLM call may take.")
     ] = 600.0,
     max_calls: Annotated[
         int | None,
-        typer.Option("--max-calls", help="Stop before the first call if the run needs more."),
+        typer.Option(
+            "--max-calls", metavar="N", help="Stop before the first call if the run needs more."
+        ),
     ] = None,
     run_dir: Annotated[
         Path | None,
         typer.Option(
             "--run-dir",
+            metavar="DIR",
             help="Where finished windows are kept (default: the cache folder, "
             "$CTXOPT_CACHE_DIR/analyze-runs/KEY).",
         ),
@@ -89,10 +107,14 @@ def analyze_doc(
         ),
     ] = False,
     budget: Annotated[
-        int, typer.Option("--budget", "-b", help="Token budget of the offline digest.")
+        int,
+        typer.Option(
+            "--budget", "-b", metavar="TOKENS", help="Token budget of the offline digest."
+        ),
     ] = 8000,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write the report to this file.")
+        Path | None,
+        typer.Option("--output", "-o", metavar="FILE", help="Write the report to this file."),
     ] = None,
     as_json: JsonOption = False,
     quiet: QuietOption = False,

@@ -32,47 +32,72 @@ def stats(
     db: DbOption = None,
     task: Annotated[
         list[str] | None,
-        typer.Option("--task", "-t", help="Pack this task and report its savings (repeatable)."),
+        typer.Option(
+            "--task",
+            "-t",
+            metavar="TEXT",
+            help="Pack this task and report its savings (repeatable).",
+        ),
     ] = None,
     tasks_file: Annotated[
         Path | None,
         typer.Option(
             "--tasks-file",
+            metavar="FILE",
             help="Tasks to report: one per line, or YAML/JSON entries (task, budget, model).",
         ),
     ] = None,
     budget: Annotated[
-        int | None, typer.Option("--budget", "-b", help="Budget of each pack (default 8000).")
+        int | None,
+        typer.Option(
+            "--budget", "-b", metavar="TOKENS", help="Budget of each pack (default 8000)."
+        ),
     ] = None,
     model: Annotated[
         str | None,
-        typer.Option("--model", "-m", help="Price at this model (default claude-sonnet-4-5)."),
+        typer.Option(
+            "--model", "-m", metavar="NAME", help="Price at this model (default claude-sonnet-4-5)."
+        ),
     ] = None,
-    depth: Annotated[int, typer.Option("--depth", help="Folder depth of tokens per folder.")] = 1,
-    top: Annotated[int, typer.Option("--top", help="How many folders and largest files.")] = 10,
+    depth: Annotated[
+        int, typer.Option("--depth", metavar="N", help="Folder depth of tokens per folder.")
+    ] = 1,
+    top: Annotated[
+        int, typer.Option("--top", metavar="N", help="How many folders and largest files.")
+    ] = 10,
     compression_sample: Annotated[
         int,
         typer.Option(
             "--compression-sample",
+            metavar="TOKENS",
             help="Measure compression on up to this many tokens of chunks (0: all).",
         ),
     ] = 200_000,
     fail_under: Annotated[
         float | None,
-        typer.Option("--fail-under", help="Exit 1 when a task saves less than PCT percent."),
+        typer.Option(
+            "--fail-under", metavar="PCT", help="Exit 1 when a task saves less than PCT percent."
+        ),
     ] = None,
     max_repo_tokens: Annotated[
         int | None,
-        typer.Option("--max-repo-tokens", help="Exit 1 when the repository holds more tokens."),
+        typer.Option(
+            "--max-repo-tokens",
+            metavar="TOKENS",
+            help="Exit 1 when the repository holds more tokens.",
+        ),
     ] = None,
     baseline: Annotated[
         Path | None,
-        typer.Option("--baseline", help="An earlier `stats --json` output to compare with."),
+        typer.Option(
+            "--baseline", metavar="FILE", help="An earlier `stats --json` output to compare with."
+        ),
     ] = None,
     max_growth: Annotated[
         float | None,
         typer.Option(
             "--max-growth",
+            metavar="PCT",
             help="With --baseline: exit 1 when the repository or a task's pack grew more (%).",
         ),
     ] = None,
@@ -81,7 +106,11 @@ def stats(
     ] = False,
     json_file: Annotated[
         Path | None,
-        typer.Option("--json-file", help="Also write the JSON report to this file (--baseline)."),
+        typer.Option(
+            "--json-file",
+            metavar="FILE",
+            help="Also write the JSON report to this file (--baseline).",
+        ),
     ] = None,
     no_refresh: Annotated[
         bool, typer.Option("--no-refresh", help="Don't re-index changed files before packing.")
