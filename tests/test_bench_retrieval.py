@@ -289,18 +289,35 @@ def test_changed_units_come_from_the_chunker(tmp_path: Path) -> None:
     assert [(u.start_line, u.end_line, u.lines) for u in units] == [(3, 6, (4, 5)), (8, 9, (9,))]
 
 
-def test_splits_file_has_two_disjoint_splits_wide_enough() -> None:
+def test_splits_file_has_three_disjoint_splits_wide_enough() -> None:
     repos = load_splits()
     dev = [r for r in repos if r.role == "dev"]
     test = [r for r in repos if r.role == "test"]
+    heldout = [r for r in repos if r.role == "heldout"]
     assert len(dev) >= 12 and len({r.language for r in dev}) >= 7
     assert len(test) >= 4 and len({r.language for r in test}) >= 4
+    assert len(heldout) >= 4 and len({r.language for r in heldout}) >= 4
+    assert len(dev) + len(test) + len(heldout) == len(repos)
     assert len({r.repo for r in repos}) == len(repos)
     assert len({r.dir for r in repos}) == len(repos)
     assert all(len(r.commit) == 40 for r in repos)
     assert [r.dir for r in split_repos("test", ("chi",))] == ["chi"]
     with pytest.raises(BenchError, match="not in the test split: click"):
         split_repos("test", ("click",))
+    assert [r.dir for r in split_repos("heldout", ("jq",))] == ["jq"]
+    with pytest.raises(BenchError, match="not in the heldout split: chi"):
+        split_repos("heldout", ("chi",))
+    with pytest.raises(BenchError, match="dev, test or heldout"):
+        split_repos("train")
+
+
+def test_a_split_entry_with_an_unknown_role_stops(tmp_path: Path) -> None:
+    bad = tmp_path / "splits.toml"
+    bad.write_text(
+        '[[repo]]\nrepo = "a/b"\ndir = "b"\nrole = "train"\nlanguage = "Go"\ncommit = "0"\n'
+    )
+    with pytest.raises(BenchError, match="role 'train', not dev, test or heldout"):
+        load_splits(bad)
 
 
 def test_split_overall_is_the_mean_over_cases_not_repositories() -> None:

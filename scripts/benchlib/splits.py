@@ -1,4 +1,4 @@
-"""The development and test splits of the retrieval benchmark, read from splits.toml."""
+"""The development, test and held-out splits of the retrieval benchmark, read from splits.toml."""
 
 from __future__ import annotations
 
@@ -15,16 +15,20 @@ else:  # pragma: no cover
 from benchlib.gitutil import BenchError
 
 SPLITS_FILE = Path(__file__).resolve().with_name("splits.toml")
-ROLES = ("dev", "test")
+ROLES = ("dev", "test", "heldout")
 
 
 @dataclass(frozen=True)
 class SplitRepo:
     repo: str  # owner/name on GitHub
     dir: str  # folder name under the bench dir
-    role: str  # "dev" or "test"
+    role: str  # "dev", "test" or "heldout"
     language: str
     commit: str  # cases are mined from the commits reachable from this one
+
+
+def _roles() -> str:
+    return ", ".join(ROLES[:-1]) + " or " + ROLES[-1]
 
 
 def load_splits(path: Path = SPLITS_FILE) -> tuple[SplitRepo, ...]:
@@ -46,7 +50,7 @@ def load_splits(path: Path = SPLITS_FILE) -> tuple[SplitRepo, ...]:
         except KeyError as exc:
             raise BenchError(f"{path}: an entry lacks {exc.args[0]!r}: {entry}") from exc
         if repo.role not in ROLES:
-            raise BenchError(f"{path}: {repo.repo} has role {repo.role!r}, not dev or test")
+            raise BenchError(f"{path}: {repo.repo} has role {repo.role!r}, not {_roles()}")
         out.append(repo)
     return tuple(out)
 
@@ -54,7 +58,7 @@ def load_splits(path: Path = SPLITS_FILE) -> tuple[SplitRepo, ...]:
 def split_repos(role: str, only: Sequence[str] = (), path: Path = SPLITS_FILE) -> list[SplitRepo]:
     """The repositories of one split, narrowed to the given folder names when any."""
     if role not in ROLES:
-        raise BenchError(f"--split must be dev or test, not {role!r}")
+        raise BenchError(f"--split must be {_roles()}, not {role!r}")
     repos = [r for r in load_splits(path) if r.role == role]
     if only:
         unknown = sorted(set(only) - {r.dir for r in repos})
