@@ -36,7 +36,7 @@ def index_repository(
         if stats is not None:
             return stats
     head = snapshot.current_head(settings) if before is not None else ""
-    start_parsers()
+    start_parsers(settings)
     stats = _build(settings, full=full, progress=progress, wait=wait, workers=workers)
     if before is not None:
         keep(settings, before, stats, head)
@@ -81,10 +81,11 @@ def _build(
     return build_index(settings, full=full, progress=progress, wait=wait, workers=workers)
 
 
-def start_parsers() -> None:
+def start_parsers(settings: Settings) -> None:
     """Start the parser workers' fork server now: its start (a new interpreter importing the
-    parsers) overlaps the indexer's own imports and plan instead of following them.  Most
-    runs that get here have files to parse; for the others it is an idle process."""
+    parsers and loading the static embedding model) overlaps the indexer's own imports and
+    plan instead of following them.  Most runs that get here have files to parse; for the
+    others it is an idle process."""
     from ctxopt.index.file_jobs import warm_up
 
-    warm_up()
+    warm_up(settings.model_cache if settings.embedder == "static" else None)

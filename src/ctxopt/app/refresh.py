@@ -73,7 +73,7 @@ def refresh_index(
     if stale and refresh:
         if notify:
             notify(f"refreshing the index: {plural(stale, 'file')} changed since it was built")
-        start_parsers()
+        start_parsers(settings)
         try:
             stats = build_index(settings)
         except IndexBusyError:  # a `ctxopt index` is running: read the last committed index

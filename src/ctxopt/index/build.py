@@ -13,7 +13,7 @@ from ctxopt.chunking import CHUNKER_VERSION
 from ctxopt.config.paths import DbLocation
 from ctxopt.config.settings import Settings
 from ctxopt.discover import git as gitmeta
-from ctxopt.embed.base import DIMENSIONS, Embedder, canonical_name
+from ctxopt.embed.base import DIMENSIONS, STATIC_NAME, Embedder, canonical_name
 from ctxopt.embed.factory import get_embedder
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index import schema, vector_index
@@ -226,8 +226,9 @@ def _build_locked(
         ignore_self(settings.db_path)  # an index built before ctxopt wrote .gitignore
         return _stats(plan.stored, plan.skipped, started, plan.embedder_name, settings.db_path)
     progress = progress or SilentProgress()
-    if plan.todo and workers != IN_PROCESS:
-        warm_up()  # start the parser workers' fork server while the embedder loads
+    if plan.todo and workers != IN_PROCESS:  # the parser workers' fork server, while the
+        static = plan.embedder_name == STATIC_NAME  # embedder loads here
+        warm_up(settings.model_cache if static else None)
     embedder = embedder or get_embedder(
         plan.embedder_name, cache_dir=settings.model_cache, notify=progress.message
     )

@@ -6,9 +6,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import multiprocessing
+import os
 import signal
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ctxopt.languages import TEXT
@@ -69,8 +71,14 @@ HANG_SLACK_S = 30.0
 BATCH = 16  # files sent to a worker at a time (results come back one by one)
 
 
-def warm_up() -> None:
-    """Start the fork server now, so its imports overlap the caller's own start-up."""
+MODEL_CACHE_VARIABLE = "_CTXOPT_WORKER_MODEL_CACHE"  # the fork server's model to preload
+
+
+def warm_up(model_cache: Path | None = None) -> None:
+    """Start the fork server now, so its imports overlap the caller's own start-up; with
+    model_cache it also loads the static embedding model kept there (worker_embed)."""
+    if model_cache is not None:  # the server is a new interpreter: it reads our environment
+        os.environ[MODEL_CACHE_VARIABLE] = str(model_cache)
     with contextlib.suppress(OSError, RuntimeError, ValueError):
         start_server(worker_context())
 

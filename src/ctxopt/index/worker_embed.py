@@ -15,18 +15,40 @@ import numpy as np
 
 from ctxopt.embed.base import Embedder
 from ctxopt.index import schema
-from ctxopt.index.file_jobs import ProcessedFile
+from ctxopt.index.file_jobs import MODEL_CACHE_VARIABLE, ProcessedFile
+
+_preloaded: dict[str, Embedder] = {}
 
 
 def worker_embedder(cache_dir: str | None) -> Embedder | None:
     """The static embedder for a worker process (None: the parent embeds).  Its tokenizer
-    runs single-threaded there: the workers are the parallelism."""
+    runs single-threaded there: the workers are the parallelism.  The one the fork server
+    loaded (preload_model) is used when it comes from the same cache."""
     if cache_dir is None:
         return None
     os.environ["TOKENIZERS_PARALLELISM"] = "false"
+    if str(Path(cache_dir)) in _preloaded:
+        return _preloaded[str(Path(cache_dir))]
     from ctxopt.embed.static import StaticEmbedder
 
     return StaticEmbedder(Path(cache_dir))
+
+
+def preload_model() -> None:
+    """In the fork server: load the static model of the cache the parent named (in
+    MODEL_CACHE_VARIABLE), so that every worker forked from it starts with the model in
+    memory instead of reading it on its first file.  A model not made yet is left to the
+    parent, which makes it before any worker embeds (shared_cache_dir)."""
+    cache_dir = os.environ.get(MODEL_CACHE_VARIABLE)
+    if not cache_dir:
+        return
+    os.environ["TOKENIZERS_PARALLELISM"] = "false"
+    from ctxopt.embed.static import StaticEmbedder
+
+    embedder = StaticEmbedder(Path(cache_dir))
+    if (embedder.model_dir / "model.safetensors").exists():
+        embedder.embed(["load the model before the workers fork"])
+        _preloaded[str(Path(cache_dir))] = embedder
 
 
 def shared_cache_dir(embedder: Embedder) -> str | None:

@@ -14,5 +14,5 @@ from ctxopt import tokens
 with contextlib.suppress(Exception):  # a worker loads it itself if this fails
     tokens.encoding()
 
-with contextlib.suppress(Exception):  # the same: a worker that embeds imports it then
-    importlib.import_module("ctxopt.index.worker_embed")
+with contextlib.suppress(Exception):  # the same: a worker that embeds imports and loads it then
+    importlib.import_module("ctxopt.index.worker_embed").preload_model()
