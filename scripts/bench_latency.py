@@ -14,11 +14,17 @@ and left as it was found).  The figures, each a fresh process as a shell would s
 Each ``--src`` is a source folder put first on PYTHONPATH (default: this checkout's src/).
 With several, their runs alternate (A B A B ...), so a before/after comparison shares the
 machine's moods; wall and CPU seconds (user + system, children included) are reported.
+
+Each source folder is byte-compiled first (``compileall``, into its ``__pycache__``), as
+``pip install`` does for an installed package and as Python itself does on a user's first
+run: without it, a machine that sets PYTHONDONTWRITEBYTECODE (this one does) would compile
+ctxopt's modules from source in every timed process.  ``--no-compile`` skips that.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import resource
@@ -87,8 +93,13 @@ def measure(src: Path, repo: Path, figure: str, turn: int, target: Path) -> tupl
     return run(src, repo, ["pack", task, "--budget", "8000", "--quiet"])
 
 
-def bench(repo: Path, sources: list[Path], runs: int) -> dict[str, dict[str, dict[str, float]]]:
+def bench(
+    repo: Path, sources: list[Path], runs: int, *, compile_sources: bool = True
+) -> dict[str, dict[str, dict[str, float]]]:
     target = edited_file(repo)
+    if compile_sources:
+        for src in sources:  # as an installed package has its bytecode
+            compileall.compile_dir(str(src), quiet=1)
     for src in sources:  # warm up: caches, and an index each version has seen fresh
         run(src, repo, ["index", "--quiet"])
         run(src, repo, ["query", "warm up", "--json", "--quiet"])
@@ -117,9 +128,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--src", type=Path, action="append", help="PYTHONPATH of a version.")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--no-compile", action="store_true", help="Time ctxopt's modules compiled from source."
+    )
     args = parser.parse_args()
     sources = [s.resolve() for s in args.src or [HERE.parent / "src"]]
-    report = bench(args.repo.resolve(), sources, args.runs)
+    report = bench(args.repo.resolve(), sources, args.runs, compile_sources=not args.no_compile)
     if args.json:
         print(json.dumps(report, indent=2))
         return
