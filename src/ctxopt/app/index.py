@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING
 
 from ctxopt.config.settings import Settings
+from ctxopt.discover import git
 from ctxopt.index import snapshot
 from ctxopt.index.lock import index_lock
 from ctxopt.types import IndexStats
@@ -30,14 +31,15 @@ def index_repository(
     from the snapshot: the same as a run that finds nothing to do, without opening the index.
     """
     started = time.perf_counter()
-    before = snapshot.capture(settings)  # before anything reads a file
-    if before is not None and not full:
-        stats = unchanged_stats(settings, before, started, wait=wait)
-        if stats is not None:
-            return stats
-    head = snapshot.current_head(settings) if before is not None else ""
-    start_parsers(settings)
-    stats = _build(settings, full=full, progress=progress, wait=wait, workers=workers)
+    with git.one_view():  # the snapshot, discovery and the plan ask git once
+        before = snapshot.capture(settings)  # before anything reads a file
+        if before is not None and not full:
+            stats = unchanged_stats(settings, before, started, wait=wait)
+            if stats is not None:
+                return stats
+        head = snapshot.current_head(settings) if before is not None else ""
+        start_parsers(settings)
+        stats = _build(settings, full=full, progress=progress, wait=wait, workers=workers)
     if before is not None:
         keep(settings, before, stats, head)
     return stats

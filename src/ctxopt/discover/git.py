@@ -6,9 +6,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import IO
 
@@ -26,13 +28,37 @@ def run_git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     )
 
 
+_ANSWERS: ContextVar[dict[tuple[str, ...], bytes | None] | None] = ContextVar(
+    "git_answers", default=None
+)
+
+
+@contextlib.contextmanager
+def one_view() -> Iterator[None]:
+    """Within: each question to git (same folder, same arguments) is asked once, so the
+    steps of one run (the freshness check, discovery, the plan) share one view of the
+    repository and its cost.  Outside, every call asks git anew."""
+    token = _ANSWERS.set({})
+    try:
+        yield
+    finally:
+        _ANSWERS.reset(token)
+
+
 def _git(root: Path, *args: str) -> bytes | None:
     """Stdout of `git <args>` run in root, or None when it fails."""
+    answers = _ANSWERS.get()
+    key = (str(root), *args)
+    if answers is not None and key in answers:
+        return answers[key]
     try:
         done = run_git(root, *args)
     except OSError:
         return None
-    return done.stdout if done.returncode == 0 else None
+    out = done.stdout if done.returncode == 0 else None
+    if answers is not None:
+        answers[key] = out
+    return out
 
 
 def _git_env() -> dict[str, str]:
