@@ -31,6 +31,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.mcp_server import reading
 from ctxopt.mcp_server.fresh_state import FreshState
 from ctxopt.pack.api import PackOptions
+from ctxopt.retrieve.chunk_rows import keep_rows
 from ctxopt.retrieve.search import QueryOptions
 from ctxopt.types import Chunk, IndexStats, PackResult, QueryResult
 
@@ -90,6 +91,7 @@ class RepoService:
             self._kept = None
         elif self._kept is None or self._kept.commit != current:
             self._kept = IndexReader(self.settings.db_path)
+            keep_rows(self._kept)  # its chunk rows are loaded on first use, kept with it
         return self._kept
 
     def settings_for(self, flags: Mapping[str, object]) -> Settings:
