@@ -129,3 +129,9 @@ def kept_rows(reader: IndexReader) -> ChunkRows | None:
         if rows is None:
             rows = _KEPT[reader] = ChunkRows(reader.dataset(CHUNKS))
         return rows
+
+
+def loaded_rows(reader: IndexReader) -> ChunkRows | None:
+    """The rows of a marked reader if they are loaded (None otherwise; never loads)."""
+    with _KEPT_LOCK:
+        return _KEPT.get(reader)
