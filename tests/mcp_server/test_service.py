@@ -9,7 +9,7 @@ import pytest
 
 from ctxopt.config.settings import load_settings
 from ctxopt.mcp_server.service import PackCall, QueryCall, RepoService
-from ctxopt.retrieve.chunk_rows import loaded_rows
+from ctxopt.retrieve.kept_rows import loaded_rows
 
 pytestmark = pytest.mark.slow
 

@@ -13,8 +13,8 @@ from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
 from ctxopt.pack.api import PackOptions
 from ctxopt.retrieve.candidates import CandidateSource
-from ctxopt.retrieve.chunk_rows import keep_rows, kept_rows
 from ctxopt.retrieve.entities import query_terms
+from ctxopt.retrieve.kept_rows import keep_rows, kept_rows
 from helpers import HashEmbedder, init_repo, sample_repo, write_files
 
 

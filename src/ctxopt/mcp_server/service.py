@@ -32,7 +32,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.mcp_server import reading
 from ctxopt.mcp_server.fresh_state import FreshState
 from ctxopt.pack.api import PackOptions
-from ctxopt.retrieve.chunk_rows import keep_rows, kept_rows
+from ctxopt.retrieve.kept_rows import keep_rows, kept_rows
 from ctxopt.retrieve.search import QueryOptions
 from ctxopt.types import Chunk, IndexStats, PackResult, QueryResult
 

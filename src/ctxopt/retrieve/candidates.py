@@ -9,7 +9,7 @@ from typing import Any
 from ctxopt.index.schema import CHUNKS
 from ctxopt.index.store import IndexReader, in_list
 from ctxopt.retrieve.chunk_row import CHUNK_COLUMNS, chunk_from_row
-from ctxopt.retrieve.chunk_rows import kept_rows
+from ctxopt.retrieve.kept_rows import kept_rows
 from ctxopt.types import Chunk
 
 __all__ = ["CHUNK_COLUMNS", "Candidate", "CandidateSource", "by_score", "chunk_from_row"]
@@ -32,7 +32,7 @@ class Candidate:
 
 class CandidateSource:
     """Queries against the chunks table through pylance; on a reader a long-lived process
-    keeps (`chunk_rows.keep_rows`), without a prefilter, rows come from memory instead and
+    keeps (`kept_rows.keep_rows`), without a prefilter, rows come from memory instead and
     look-ups by name, path and reference run there."""
 
     def __init__(self, reader: IndexReader, prefilter: str | None = None) -> None:

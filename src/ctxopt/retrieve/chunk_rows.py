@@ -8,13 +8,14 @@ first `CandidateSource` on that reader loads the chunk columns once (an Arrow ta
 the size of the indexed text), then answers those look-ups with Arrow compute in memory, in
 the table's row order and with the same limits as the SQL it replaces, so a query finds
 the same chunks in the same order.  Readers not marked (the CLI's, one query per process)
-stay with LanceDB: loading every row costs more than a few scans.
+stay with LanceDB: loading every row costs more than a few scans.  The marks and the rows
+of marked readers are kept by `kept_rows` (which imports this module, and pyarrow, only
+for a marked reader).
 """
 
 from __future__ import annotations
 
 import threading
-import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import cached_property
@@ -23,8 +24,6 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ctxopt.index.schema import CHUNKS
-from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.chunk_row import CHUNK_COLUMNS, chunk_from_row
 from ctxopt.types import Chunk
 
@@ -107,31 +106,3 @@ class ChunkRows:
 
 def _values(values: Iterable[str]) -> pa.Array:
     return pa.array(sorted(set(values)), pa.string())
-
-
-_KEPT: weakref.WeakKeyDictionary[IndexReader, ChunkRows | None] = weakref.WeakKeyDictionary()
-_KEPT_LOCK = threading.Lock()
-
-
-def keep_rows(reader: IndexReader) -> None:
-    """Mark a reader a process keeps across calls: its chunk rows are loaded on first use
-    and kept as long as the reader."""
-    with _KEPT_LOCK:
-        _KEPT.setdefault(reader, None)
-
-
-def kept_rows(reader: IndexReader) -> ChunkRows | None:
-    """The in-memory rows of a marked reader (loaded now if not yet), None for others."""
-    with _KEPT_LOCK:
-        if reader not in _KEPT:
-            return None
-        rows = _KEPT[reader]
-        if rows is None:
-            rows = _KEPT[reader] = ChunkRows(reader.dataset(CHUNKS))
-        return rows
-
-
-def loaded_rows(reader: IndexReader) -> ChunkRows | None:
-    """The rows of a marked reader if they are loaded (None otherwise; never loads)."""
-    with _KEPT_LOCK:
-        return _KEPT.get(reader)
