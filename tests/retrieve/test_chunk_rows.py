@@ -12,9 +12,10 @@ from ctxopt.index.build import build_index
 from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
 from ctxopt.pack.api import PackOptions
+from ctxopt.retrieve import kept_rows as kept_rows_module
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.entities import query_terms
-from ctxopt.retrieve.kept_rows import keep_rows, kept_rows
+from ctxopt.retrieve.kept_rows import keep_rows, kept_rows, loaded_rows
 from helpers import HashEmbedder, init_repo, sample_repo, write_files
 
 
@@ -91,3 +92,14 @@ def test_an_index_without_chunks_has_empty_rows(tmp_path: Path) -> None:
     assert source.full_text("anything", 10) == []
     assert source.named(["x"]) == [] and source.referencing(["x"]) == []
     assert source.in_files(["image.bin"]) == []
+
+
+def test_an_index_too_big_to_hold_stays_with_lancedb(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(kept_rows_module, "MAX_ROWS", 3)
+    reader = kept_reader(settings)
+    assert kept_rows(reader) is None and loaded_rows(reader) is None
+    paths = [r["path"] for r in reader.dataset("chunks").to_table(columns=["path"]).to_pylist()]
+    scans = CandidateSource(IndexReader(settings.db_path))
+    assert CandidateSource(reader).in_files(paths) == scans.in_files(paths)

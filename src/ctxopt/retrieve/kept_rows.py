@@ -13,7 +13,10 @@ from ctxopt.index.store import IndexReader
 if TYPE_CHECKING:
     from ctxopt.retrieve.chunk_rows import ChunkRows
 
-_KEPT: weakref.WeakKeyDictionary[IndexReader, ChunkRows | None] = weakref.WeakKeyDictionary()
+MAX_ROWS = 250_000  # chunks (some 7M lines): a bigger index stays with LanceDB's scans
+_DECLINED = "declined"  # a marked reader whose index is too big to hold
+
+_KEPT: weakref.WeakKeyDictionary[IndexReader, ChunkRows | str | None] = weakref.WeakKeyDictionary()
 _KEPT_LOCK = threading.Lock()
 
 
@@ -25,19 +28,25 @@ def keep_rows(reader: IndexReader) -> None:
 
 
 def kept_rows(reader: IndexReader) -> ChunkRows | None:
-    """The in-memory rows of a marked reader (loaded now if not yet), None for others."""
+    """The in-memory rows of a marked reader (loaded now if not yet), None for others and
+    for an index of more than MAX_ROWS chunks."""
     with _KEPT_LOCK:
         if reader not in _KEPT:
             return None
         rows = _KEPT[reader]
         if rows is None:
-            from ctxopt.retrieve.chunk_rows import ChunkRows  # pyarrow: only for the server
+            dataset = reader.dataset(CHUNKS)
+            if dataset.count_rows() > MAX_ROWS:
+                rows = _KEPT[reader] = _DECLINED
+            else:
+                from ctxopt.retrieve.chunk_rows import ChunkRows  # pyarrow: only for the server
 
-            rows = _KEPT[reader] = ChunkRows(reader.dataset(CHUNKS))
-        return rows
+                rows = _KEPT[reader] = ChunkRows(dataset)
+        return None if isinstance(rows, str) else rows
 
 
 def loaded_rows(reader: IndexReader) -> ChunkRows | None:
     """The rows of a marked reader if they are loaded (None otherwise; never loads)."""
     with _KEPT_LOCK:
-        return _KEPT.get(reader)
+        rows = _KEPT.get(reader)
+        return None if isinstance(rows, str) else rows
