@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctxopt.index.schema import CHUNKS
 from ctxopt.index.store import IndexReader, in_list
 from ctxopt.retrieve.chunk_row import CHUNK_COLUMNS, chunk_from_row
 from ctxopt.retrieve.kept_rows import kept_rows
 from ctxopt.types import Chunk
+
+if TYPE_CHECKING:
+    from ctxopt.retrieve.chunk_rows import ChunkRows
 
 __all__ = ["CHUNK_COLUMNS", "Candidate", "CandidateSource", "by_score", "chunk_from_row"]
 
@@ -52,7 +55,7 @@ class CandidateSource:
             table = self._chunks.to_table(
                 full_text_query=query, columns=["_score"], limit=limit, with_row_id=True
             )
-            return self._scored(table, "_score", lambda score: score)
+            return _scored(self._rows, table, "_score", lambda score: score)
         table = self._chunks.to_table(
             full_text_query=query,
             columns=[*CHUNK_COLUMNS, "_score"],
@@ -69,7 +72,7 @@ class CandidateSource:
                 columns=["_distance"],
                 with_row_id=True,
             )
-            return self._scored(table, "_distance", lambda distance: 1.0 - distance)
+            return _scored(self._rows, table, "_distance", lambda distance: 1.0 - distance)
         table = self._chunks.to_table(
             nearest={"column": "vector", "q": vector, "k": limit, "metric": "cosine"},
             columns=[*CHUNK_COLUMNS, "_distance"],
@@ -78,14 +81,6 @@ class CandidateSource:
         )
         hits = [(chunk_from_row(r), 1.0 - float(r["_distance"])) for r in table.to_pylist()]
         return by_score(hits)
-
-    def _scored(
-        self, table: Any, column: str, score: Callable[[float], float]
-    ) -> list[tuple[Chunk, float]]:
-        assert self._rows is not None
-        chunks = self._rows.by_row_ids(table.column("_rowid").to_pylist())
-        values = table.column(column).to_pylist()
-        return by_score([(c, score(float(v))) for c, v in zip(chunks, values, strict=True)])
 
     def where(self, clause: str, limit: int = 2000) -> list[Chunk]:
         table = self._chunks.to_table(
@@ -127,6 +122,15 @@ class CandidateSource:
         if kinds:
             clause += f" AND {in_list('kind', kinds)}"
         return self.where(clause, limit)
+
+
+def _scored(
+    rows: ChunkRows, table: Any, column: str, score: Callable[[float], float]
+) -> list[tuple[Chunk, float]]:
+    """The kept rows' chunks of a LanceDB answer of row ids, each with its score."""
+    chunks = rows.by_row_ids(table.column("_rowid").to_pylist())
+    values = table.column(column).to_pylist()
+    return by_score([(c, score(float(v))) for c, v in zip(chunks, values, strict=True)])
 
 
 def prefilter_clause(languages: Sequence[str], kinds: Sequence[str], no_tests: bool) -> str | None:
