@@ -23,6 +23,7 @@ import ctxopt.app.pack as app_pack
 import ctxopt.pack.api as pack_api
 import ctxopt.pack.select as pack_select
 import ctxopt.retrieve.candidates as candidates
+import ctxopt.retrieve.chunk_rows as chunk_rows
 import ctxopt.retrieve.search as search
 from ctxopt.config.settings import load_settings
 from ctxopt.mcp_server.service import PackCall, RepoService
@@ -42,6 +43,7 @@ STAGES: tuple[tuple[Any, str, str], ...] = (
     (pack_api, "fit_prompt", "  fitting (prompt counts)"),
     (candidates.CandidateSource, "full_text", "LanceDB full-text queries"),
     (candidates.CandidateSource, "where", "LanceDB filtered scans"),
+    (chunk_rows.ChunkRows, "chunks", "kept rows made chunks (server)"),
 )
 
 

@@ -3,6 +3,7 @@ from ctxopt.retrieve.entities import extract_entities
 from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.scoring import (
     DEFAULT_WEIGHTS,
+    Memo,
     ScoringContext,
     location_match,
     path_proximity,
@@ -111,3 +112,21 @@ def test_semantic_weight_defaults_by_embedder_and_the_user_setting_wins() -> Non
     assert merge_weights([("semantic", 0.0)], embedder=MINILM_NAME)["semantic"] == 0.0
     assert merge_weights([("semantic", 0.3)], embedder=STATIC_NAME)["semantic"] == 0.3
     assert merge_weights(embedder=MINILM_NAME)["lexical"] == merge_weights()["lexical"]
+
+
+def test_a_second_pass_with_the_memo_rescores_only_changed_candidates() -> None:
+    ctx = context("fix save_inventory when the file is missing")
+    pool = [
+        Candidate(chunk(f"m{i}.py", f"f{i}"), lexical_rank=i + 1, lexical_score=9.0 - i)
+        for i in range(6)
+    ]
+    memo: Memo = {}
+    first = {h.chunk.id: h for h in score_candidates(pool, ctx, DEFAULT_WEIGHTS, memo)}
+    pool[2].window, pool[2].window_lines = 0.9, (1, 2)
+    pool[4].graph_hits.add("defines f4, used by a top hit")
+    pool.append(Candidate(chunk("new.py", "save_inventory"), entity_hits={"defines x"}))
+    again = score_candidates(pool, ctx, DEFAULT_WEIGHTS, memo)
+    fresh = score_candidates(pool, ctx, DEFAULT_WEIGHTS)
+    assert again == fresh
+    kept = {h.chunk.id for h in again if first.get(h.chunk.id) is h}
+    assert kept == {"m0.py:f0", "m1.py:f1", "m3.py:f3", "m5.py:f5"}

@@ -1,14 +1,21 @@
-"""Serving one repository over stdio until the client closes the connection.
+"""Serving one repository over stdio until the client closes the connection, or a signal
+(SIGTERM, SIGINT, SIGHUP) ends the process.
 
 stdout carries only the protocol: the SDK's stdio transport points file descriptor 1 at
 stderr while it serves (so stray prints and child processes miss the wire), and ctxopt's
 messages go to stderr through `logging`.  The warm-up runs on a thread once the transport
 is up, so `initialize` is answered at once and the first tool call waits for it.
+
+Whichever way it ends, the file watcher's mark folder goes: closing stdin ends the serving
+loop (the service closes its watcher); a signal removes the folder at once, then ends the
+process as the signal would have (the thread reading stdin would keep it alive otherwise).
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,6 +24,7 @@ from typing import Any
 from ctxopt.config.settings import Settings
 from ctxopt.mcp_server.service import RepoService
 from ctxopt.mcp_server.tools import build_server
+from ctxopt.mcp_server.watcher import remove_mark_folders
 
 LOG = logging.getLogger("ctxopt.mcp")
 
@@ -25,6 +33,7 @@ def serve(settings: Settings, *, quiet: bool = False) -> None:
     """Run the server for settings.root until stdin closes."""
     _log_to_stderr(quiet)
     service = RepoService(settings, notify=LOG.info)
+    _end_on_signals()
 
     @asynccontextmanager
     async def warm(_server: Any) -> AsyncIterator[None]:
@@ -36,6 +45,19 @@ def serve(settings: Settings, *, quiet: bool = False) -> None:
         build_server(service, lifespan=warm).run("stdio")
     finally:
         service.close()
+
+
+def _end_on_signals() -> None:
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread may set handlers (a server run inside a test thread)
+
+    def end(signum: int, _frame: object) -> None:
+        remove_mark_folders()
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, end)
 
 
 def _log_to_stderr(quiet: bool) -> None:

@@ -15,6 +15,7 @@ packing (`window_cache`, `render_cache`, `prompt_tokens`) live as long as the pr
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -31,9 +32,11 @@ from ctxopt.index.store import IndexReader
 from ctxopt.mcp_server import reading
 from ctxopt.mcp_server.fresh_state import FreshState
 from ctxopt.pack.api import PackOptions
+from ctxopt.retrieve.kept_rows import keep_rows, kept_rows
 from ctxopt.retrieve.search import QueryOptions
 from ctxopt.types import Chunk, IndexStats, PackResult, QueryResult
 
+LOG = logging.getLogger("ctxopt.mcp")
 Notify = Callable[[str], None]
 WARM_UP_TASK = "how is this repository organised"
 
@@ -77,6 +80,7 @@ class RepoService:
         self._notify = notify
         self._lock = threading.Lock()
         self._kept: IndexReader | None = None
+        self.loading: threading.Thread | None = None  # loading the next reader's rows
         self.fresh = FreshState()
 
     def reader(self) -> IndexReader | None:
@@ -90,7 +94,26 @@ class RepoService:
             self._kept = None
         elif self._kept is None or self._kept.commit != current:
             self._kept = IndexReader(self.settings.db_path)
+            keep_rows(self._kept)  # its chunk rows are loaded on first use, kept with it
         return self._kept
+
+    def _load_next(self) -> None:
+        """After a call that changed the index (a refresh): open the reader of its new
+        commit and load that reader's chunk rows on a thread, so the next call finds them
+        loaded instead of loading them itself."""
+        kept = self._kept
+        if kept is None:
+            return
+        try:
+            changed = read_commit(self.settings.db_path) != kept.commit
+        except CtxoptError:
+            return
+        reader = self.reader() if changed else None
+        if reader is not None:
+            self.loading = threading.Thread(
+                target=_load_rows, args=(reader,), name="ctxopt-rows", daemon=True
+            )
+            self.loading.start()
 
     def settings_for(self, flags: Mapping[str, object]) -> Settings:
         """The server's settings with one call's values laid on top, checked as flags are
@@ -119,6 +142,7 @@ class RepoService:
                 known_fresh=known,
             )
             self.fresh.done(settings, key, freshness.left_stale)
+            self._load_next()
             return result, freshness
 
     def pack(self, call: PackCall) -> PackResult:
@@ -158,6 +182,7 @@ class RepoService:
                 known_fresh=known,
             )
             self.fresh.done(settings, key, result.stale)
+            self._load_next()
             return result
 
     def chunk(self, chunk_id: str) -> Chunk:
@@ -185,7 +210,9 @@ class RepoService:
     def refresh(self) -> IndexStats:
         """Bring the index up to date incrementally (building it when there is none)."""
         with self._lock:
-            return build_index(self.settings)
+            stats = build_index(self.settings)
+            self._load_next()
+            return stats
 
     def stats(self, depth: int = 1, top: int = 10) -> StatsReport:
         with self._lock:
@@ -210,6 +237,13 @@ class RepoService:
     def _say(self, text: str) -> None:
         if self._notify is not None:
             self._notify(text)
+
+
+def _load_rows(reader: IndexReader) -> None:
+    try:
+        kept_rows(reader)
+    except Exception as exc:  # the next call loads them itself (and names the problem)
+        LOG.info("could not load the index's chunk rows ahead: %s", exc)
 
 
 def _budget(given: int | None, settings: Settings) -> int | None:

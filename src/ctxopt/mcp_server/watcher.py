@@ -29,6 +29,16 @@ STEP_MS = 1  # the watcher's polling step while a drain waits
 DEBOUNCE_MS = 20  # a drain in a busy tree returns after this long at most (and loops)
 
 
+_MARK_FOLDERS: set[str] = set()  # the mark folders of this process's open watchers
+
+
+def remove_mark_folders() -> None:
+    """Remove the mark folders of every watcher still open, without closing them: for a
+    process about to end on a signal, where no `close` (nor interpreter exit) will run."""
+    for folder in list(_MARK_FOLDERS):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 class _Deadline:
     def __init__(self) -> None:
         self.at = 0.0
@@ -44,7 +54,8 @@ class TreeWatcher:
         from watchfiles._rust_notify import RustNotify  # the notify binding `watch` uses
 
         self._folder = os.path.realpath(tempfile.mkdtemp(prefix="ctxopt-watch-"))
-        weakref.finalize(self, shutil.rmtree, self._folder, True)  # a watcher never closed
+        _MARK_FOLDERS.add(self._folder)
+        weakref.finalize(self, _remove, self._folder)  # a watcher never closed
         self._filter = ChangeFilter(root, db)
         self._root = str(root.resolve())
         self._deadline = _Deadline()
@@ -54,7 +65,7 @@ class TreeWatcher:
                 [self._root, self._folder], False, False, 300, True, True
             )
         except Exception:
-            shutil.rmtree(self._folder, ignore_errors=True)
+            _remove(self._folder)
             raise
 
     def drain(self) -> bool | None:
@@ -103,4 +114,9 @@ class TreeWatcher:
         if notify is not None:
             with contextlib.suppress(Exception):
                 notify.close()
-        shutil.rmtree(self._folder, ignore_errors=True)
+        _remove(self._folder)
+
+
+def _remove(folder: str) -> None:
+    _MARK_FOLDERS.discard(folder)
+    shutil.rmtree(folder, ignore_errors=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import functools
 import math
 from collections.abc import Sequence
@@ -13,32 +12,41 @@ DUPLICATE_SIMILARITY = 0.9
 
 
 @functools.lru_cache(maxsize=8192)  # the same chunks come back call after call
-def _shingles(text: str) -> frozenset[str]:
-    return frozenset(line.strip() for line in text.splitlines() if line.strip())
+def _shingles(text: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """A chunk's set of stripped non-blank lines, and its prefix: the first lines of the set
+    in one fixed order (by hash), as many as a set it is 0.9-similar to must share one of
+    (one more, against rounding).  Two sets with no prefix line in common are not."""
+    lines = frozenset(line.strip() for line in text.splitlines() if line.strip())
+    length = min(len(lines), len(lines) - math.ceil(len(lines) * DUPLICATE_SIMILARITY) + 2)
+    return lines, tuple(sorted(lines, key=lambda line: (hash(line), line))[:length])
 
 
 def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
     """id -> id of the higher-scored chunk it duplicates (line-set Jaccard >= 0.9).
 
-    Only chunks of similar size can reach 0.9, so each chunk is compared with the kept
-    chunks whose line-set size is within that ratio (found by bisection).
+    Only chunks of similar size can reach 0.9, and only chunks sharing a line of their
+    prefixes (see `_shingles`), so each chunk is compared with the kept chunks that share
+    one and whose line-set size is within that ratio; the first of those in (size, order
+    kept) that is similar enough is the one it duplicates.
     """
     by_hash: dict[str, str] = {}
-    sizes: list[tuple[int, int]] = []  # (line-set size, index in kept), sorted
     kept: list[tuple[ScoredChunk, frozenset[str]]] = []
+    holding: dict[str, list[int]] = {}  # a prefix line -> the kept chunks it starts
     duplicate_of: dict[str, str] = {}
     for hit in hits:
         if hit.chunk.content_hash in by_hash:
             duplicate_of[hit.chunk.id] = by_hash[hit.chunk.content_hash]
             continue
-        lines = _shingles(hit.chunk.text)
-        low = bisect.bisect_left(sizes, (math.ceil(len(lines) * DUPLICATE_SIMILARITY), -1))
-        high = bisect.bisect_right(sizes, (int(len(lines) / DUPLICATE_SIMILARITY), len(kept)))
+        lines, prefix = _shingles(hit.chunk.text)
+        low = math.ceil(len(lines) * DUPLICATE_SIMILARITY)
+        high = int(len(lines) / DUPLICATE_SIMILARITY)
+        near = {i for line in prefix for i in holding.get(line, ())}
         match = next(
             (
                 kept[i][0]
-                for _, i in sizes[low:high]
-                if _jaccard(lines, kept[i][1]) >= DUPLICATE_SIMILARITY
+                for _, i in sorted((len(kept[i][1]), i) for i in near)
+                if low <= len(kept[i][1]) <= high
+                and _jaccard(lines, kept[i][1]) >= DUPLICATE_SIMILARITY
             ),
             None,
         )
@@ -46,7 +54,8 @@ def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
             duplicate_of[hit.chunk.id] = match.chunk.id
             continue
         by_hash[hit.chunk.content_hash] = hit.chunk.id
-        bisect.insort(sizes, (len(lines), len(kept)))
+        for line in prefix:
+            holding.setdefault(line, []).append(len(kept))
         kept.append((hit, lines))
     return duplicate_of
 

@@ -135,6 +135,8 @@ def header_text(data: RenderInput) -> str:
 
 
 def _fence(text: str) -> str:
+    if "```" not in text:
+        return "```"  # no line of three backticks or more
     longest = max((len(run) for run in text.split("\n") if set(run) == {"`"}), default=0)
     return "`" * max(3, longest + 1)
 

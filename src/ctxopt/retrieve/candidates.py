@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ctxopt.index.schema import CHUNKS, secrets_from_row
+from ctxopt.index.schema import CHUNKS
 from ctxopt.index.store import IndexReader, in_list
-from ctxopt.types import Chunk, ChunkKind
+from ctxopt.retrieve.chunk_row import CHUNK_COLUMNS, chunk_from_row
+from ctxopt.retrieve.kept_rows import kept_rows
+from ctxopt.types import Chunk
 
-CHUNK_COLUMNS = [
-    "id", "path", "language", "kind", "name", "qualified_name", "signature", "docstring",
-    "start_line", "end_line", "text", "tokens", "content_hash", "imports", "defines",
-    "references", "complexity", "parent", "summary", "commit_time", "secrets",
-]  # fmt: skip
+if TYPE_CHECKING:
+    from ctxopt.retrieve.chunk_rows import ChunkRows
+
+__all__ = ["CHUNK_COLUMNS", "Candidate", "CandidateSource", "by_score", "chunk_from_row"]
 
 
 @dataclass
@@ -32,29 +33,29 @@ class Candidate:
     window_lines: tuple[int, int] | None = None  # that window, clipped to the chunk
 
 
-def chunk_from_row(row: dict[str, Any]) -> Chunk:
-    values = {name: row[name] for name in CHUNK_COLUMNS}
-    values["kind"] = ChunkKind(values["kind"])
-    for name in ("imports", "defines", "references"):
-        values[name] = tuple(values[name] or ())
-    values["secrets"] = secrets_from_row(values["secrets"])
-    return Chunk(**values)
-
-
 class CandidateSource:
-    """Queries against the chunks table through pylance."""
+    """Queries against the chunks table through pylance; on a reader a long-lived process
+    keeps (`kept_rows.keep_rows`), without a prefilter, rows come from memory instead and
+    look-ups by name, path and reference run there."""
 
     def __init__(self, reader: IndexReader, prefilter: str | None = None) -> None:
         self._chunks = reader.dataset(CHUNKS)
         self._prefilter = prefilter
+        self._rows = kept_rows(reader) if prefilter is None else None
 
     def _filter(self, clause: str | None) -> str | None:
         parts = [p for p in (self._prefilter, clause) if p]
         return " AND ".join(f"({p})" for p in parts) or None
 
     def full_text(self, query: str, limit: int) -> list[tuple[Chunk, float]]:
-        if not query.strip() or self._chunks.count_rows() == 0:
+        rows = len(self._rows) if self._rows is not None else self._chunks.count_rows()
+        if not query.strip() or rows == 0:
             return []  # an empty index has no full-text index to search
+        if self._rows is not None:
+            table = self._chunks.to_table(
+                full_text_query=query, columns=["_score"], limit=limit, with_row_id=True
+            )
+            return _scored(self._rows, table, "_score", lambda score: score)
         table = self._chunks.to_table(
             full_text_query=query,
             columns=[*CHUNK_COLUMNS, "_score"],
@@ -65,6 +66,13 @@ class CandidateSource:
         return by_score([(chunk_from_row(r), float(r["_score"])) for r in table.to_pylist()])
 
     def nearest(self, vector: Sequence[float], limit: int) -> list[tuple[Chunk, float]]:
+        if self._rows is not None:
+            table = self._chunks.to_table(
+                nearest={"column": "vector", "q": vector, "k": limit, "metric": "cosine"},
+                columns=["_distance"],
+                with_row_id=True,
+            )
+            return _scored(self._rows, table, "_distance", lambda distance: 1.0 - distance)
         table = self._chunks.to_table(
             nearest={"column": "vector", "q": vector, "k": limit, "metric": "cosine"},
             columns=[*CHUNK_COLUMNS, "_distance"],
@@ -84,11 +92,15 @@ class CandidateSource:
         names = sorted(set(names))
         if not names:
             return []
+        if self._rows is not None:
+            return self._rows.named(names, limit)
         clause = f"{in_list('name', names)} OR {in_list('qualified_name', names)}"
         return self.where(clause, limit)
 
     def in_files(self, paths: Iterable[str], limit: int = 2000) -> list[Chunk]:
         paths = sorted(set(paths))
+        if self._rows is not None:
+            return self._rows.in_files(paths, limit) if paths else []
         return self.where(in_list("path", paths), limit) if paths else []
 
     def path_like(self, fragment: str, limit: int = 400) -> list[Chunk]:
@@ -103,11 +115,22 @@ class CandidateSource:
         names = sorted(set(names))
         if not names:
             return []
+        if self._rows is not None:
+            return self._rows.referencing(names, kinds, limit)
         quoted = ", ".join("'" + n.replace("'", "''") + "'" for n in names)
         clause = f"array_has_any(references, [{quoted}])"
         if kinds:
             clause += f" AND {in_list('kind', kinds)}"
         return self.where(clause, limit)
+
+
+def _scored(
+    rows: ChunkRows, table: Any, column: str, score: Callable[[float], float]
+) -> list[tuple[Chunk, float]]:
+    """The kept rows' chunks of a LanceDB answer of row ids, each with its score."""
+    chunks = rows.by_row_ids(table.column("_rowid").to_pylist())
+    values = table.column(column).to_pylist()
+    return by_score([(c, score(float(v))) for c, v in zip(chunks, values, strict=True)])
 
 
 def prefilter_clause(languages: Sequence[str], kinds: Sequence[str], no_tests: bool) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -109,16 +109,27 @@ def mentioned_languages(entities: Entities, task: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def symbol_match(chunk: Chunk, entities: Entities, task_words: frozenset[str]) -> float:
-    names = set(entities.symbol_names)
+def symbol_match(
+    chunk: Chunk,
+    entities: Entities,
+    task_words: frozenset[str],
+    names: frozenset[str] | None = None,
+) -> float:
+    """names: the task's symbol names (given by a caller scoring many chunks)."""
+    names = frozenset(entities.symbol_names) if names is None else names
     if chunk.qualified_name in names or chunk.name in names:
         return 1.0
     if names.intersection(chunk.defines):
         return 0.8
-    parts = split_identifier(chunk.name)
+    parts = _name_parts(chunk.name)
     if len(parts) >= 2 and all(p in task_words for p in parts):
         return 0.5
     return 0.0
+
+
+@functools.lru_cache(maxsize=65536)  # chunk names recur call after call
+def _name_parts(name: str) -> tuple[str, ...]:
+    return tuple(split_identifier(name))
 
 
 def same_file(path: str, mention: str) -> bool:
@@ -156,9 +167,26 @@ def _handles_errors(text: str) -> bool:
     return _ERROR_HANDLING.search(text) is not None
 
 
-def features(candidate: Candidate, ctx: ScoringContext, best_lexical: float) -> dict[str, float]:
+@dataclass(frozen=True)
+class _TaskTerms:
+    """What every candidate of a task is compared with, made once per scoring."""
+
+    words: frozenset[str]
+    names: frozenset[str]
+
+    @classmethod
+    def of(cls, entities: Entities) -> _TaskTerms:
+        return cls(frozenset(entities.words), frozenset(entities.symbol_names))
+
+
+def features(
+    candidate: Candidate,
+    ctx: ScoringContext,
+    best_lexical: float,
+    terms: _TaskTerms | None = None,
+) -> dict[str, float]:
     chunk = candidate.chunk
-    task_words = frozenset(ctx.entities.words)
+    terms = terms or _TaskTerms.of(ctx.entities)
     age = max(0, ctx.newest_commit - chunk.commit_time) if chunk.commit_time else None
     rank = ctx.rank.get(chunk.path, 1.0)
     kind_pref = INTENT_KINDS.get(ctx.intent.type, {}).get(chunk.kind.value, 0.3)
@@ -169,7 +197,7 @@ def features(candidate: Candidate, ctx: ScoringContext, best_lexical: float) -> 
         "lexical": candidate.lexical_score / best_lexical if best_lexical > 0 else 0.0,
         "window": candidate.window,
         "semantic": max(0.0, candidate.similarity),
-        "symbol": symbol_match(chunk, ctx.entities, task_words),
+        "symbol": symbol_match(chunk, ctx.entities, terms.words, terms.names),
         "proximity": path_proximity(chunk.path, ctx.entities),
         "location": location_match(chunk, ctx.entities),
         "dependency": min(1.0, 0.5 * len(candidate.graph_hits)),
@@ -180,14 +208,31 @@ def features(candidate: Candidate, ctx: ScoringContext, best_lexical: float) -> 
     }
 
 
+Memo = dict[str, tuple[Hashable, ScoredChunk]]
+
+
 def score_candidates(
-    candidates: Sequence[Candidate], ctx: ScoringContext, weights: Mapping[str, float]
+    candidates: Sequence[Candidate],
+    ctx: ScoringContext,
+    weights: Mapping[str, float],
+    memo: Memo | None = None,
 ) -> list[ScoredChunk]:
-    """Score every candidate and sort by (score desc, path, start line)."""
+    """Score every candidate and sort by (score desc, path, start line).
+
+    memo: the scores of an earlier pass with the same ctx and weights (filled here); a
+    candidate whose signals have not changed since keeps its score without re-scoring.
+    """
     best_lexical = max((c.lexical_score for c in candidates), default=0.0)
+    terms = _TaskTerms.of(ctx.entities)
     scored: list[ScoredChunk] = []
     for candidate in candidates:
-        raw = features(candidate, ctx, best_lexical)
+        signals = _signals(candidate, best_lexical) if memo is not None else None
+        if memo is not None:
+            earlier = memo.get(candidate.chunk.id)
+            if earlier is not None and earlier[0] == signals:
+                scored.append(earlier[1])
+                continue
+        raw = features(candidate, ctx, best_lexical, terms)
         contributions = {k: round(weights.get(k, 0.0) * v, 5) for k, v in raw.items()}
         score = sum(contributions.values())
         secondary = secondary_class(candidate.chunk)
@@ -195,18 +240,34 @@ def score_candidates(
             factor = SECONDARY_FACTORS[secondary]
             contributions["secondary_penalty"] = round(-score * (1 - factor), 5)
             score *= factor
-        scored.append(
-            ScoredChunk(
-                candidate.chunk,
-                round(score, 5),
-                contributions,
-                reasons(candidate, raw),
-                raw,
-                candidate.window_lines,
-            )
+        hit = ScoredChunk(
+            candidate.chunk,
+            round(score, 5),
+            contributions,
+            reasons(candidate, raw),
+            raw,
+            candidate.window_lines,
         )
+        scored.append(hit)
+        if memo is not None:
+            memo[candidate.chunk.id] = (signals, hit)
     scored.sort(key=lambda s: (-s.score, s.chunk.path, s.chunk.start_line))
     return scored
+
+
+def _signals(candidate: Candidate, best_lexical: float) -> Hashable:
+    """Everything of a candidate its score depends on besides its chunk, ctx and weights."""
+    return (
+        best_lexical,
+        candidate.lexical_rank,
+        candidate.lexical_score,
+        candidate.vector_rank,
+        candidate.similarity,
+        frozenset(candidate.entity_hits),
+        frozenset(candidate.graph_hits),
+        candidate.window,
+        candidate.window_lines,
+    )
 
 
 def reasons(candidate: Candidate, raw: Mapping[str, float]) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from ctxopt.retrieve.filters import checked_kinds, checked_languages
 from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.localise import localise_long_hits, shows_its_lines
 from ctxopt.retrieve.scoring import (
+    Memo,
     ScoringContext,
     mentioned_languages,
     score_candidates,
@@ -179,11 +180,12 @@ def rank(
         languages=mentioned_languages(entities, task),
         secondary_wanted=intent.type == IntentType.TEST or _names_docs(entities),
     )
-    first = score_candidates(list(pool.values()), ctx, weights)
+    memo: Memo = {}  # the second pass re-scores only candidates the hops changed
+    first = score_candidates(list(pool.values()), ctx, weights, memo)
     expand(source, pool, first[:EXPAND_TOP], intent, graph.imports)
     if weights.get("window", 0.0) > 0:
         add_window_evidence(source, pool, first, task, settings.root, files)
-    ranked = score_candidates(list(pool.values()), ctx, weights)
+    ranked = score_candidates(list(pool.values()), ctx, weights, memo)
     spec = glob_spec(options.globs)
     ranked = [s for s in ranked if spec is None or spec.match_file(s.chunk.path)]
     return Ranking(ranked, len(pool), entities, intent, meta.embedder, weights, note)

@@ -3,6 +3,7 @@ the history of a project (changelogs, release notes), each with its own factor (
 
 from __future__ import annotations
 
+import functools
 import re
 from enum import Enum
 from pathlib import PurePosixPath
@@ -38,15 +39,20 @@ DOC_EXTENSIONS = frozenset({".md", ".markdown", ".rst", ".txt", ".adoc", ".ascii
 
 def secondary_class(chunk: Chunk) -> Secondary | None:
     """The class of a chunk that ranks below code, or None for code."""
-    pure = PurePosixPath(chunk.path)
+    return _secondary_class(chunk.path, chunk.language, chunk.kind)
+
+
+@functools.lru_cache(maxsize=65536)  # every candidate is asked, twice a query, call after call
+def _secondary_class(path: str, language: str, kind: ChunkKind) -> Secondary | None:
+    pure = PurePosixPath(path)
     folders = {p.lower() for p in pure.parts[:-1]}
-    record = by_name(chunk.language)
+    record = by_name(language)
     code = record is not None and record.family is Family.CODE
     if not code and (_HISTORY.match(pure.name) or folders & HISTORY_DIRS):
         return Secondary.HISTORY
-    if chunk.kind is ChunkKind.TEST:
+    if kind is ChunkKind.TEST:
         return Secondary.TEST
-    if chunk.kind is ChunkKind.DOC or (record is not None and record.secondary):
+    if kind is ChunkKind.DOC or (record is not None and record.secondary):
         return Secondary.DOCS
     if not code and (folders & DOC_DIRS or pure.suffix.lower() in DOC_EXTENSIONS):
         return Secondary.DOCS  # code under docs/ (examples) stays code

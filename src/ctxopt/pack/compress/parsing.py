@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from ctxopt.bounded_cache import BoundedCache
 from ctxopt.languages import ALL, Language, by_name
 from ctxopt.languages.parsers import grammar, parser
 
@@ -151,27 +152,43 @@ def _parse_with(text: str, language: str, wrap: tuple[str, str]) -> Parsed:
     return Parsed(root, data, len(prefix.encode()), prefix.count("\n"), _count_errors(root))
 
 
+# Error counts of the texts parsed lately: a compression step parses the text it starts
+# from, then `guarded` asks the counts of that text and of its result, wrapped and raw; a
+# parse records both of its text's counts, so each text is parsed once, not three times.
+_ERRORS: BoundedCache[int] = BoundedCache(4096)
+BEST, RAW = "best", "raw"
+
+
 def parse(text: str, language: str) -> Parsed:
     """The parse of text with the fewest errors among a few wrappers (raw first)."""
     best: Parsed | None = None
     for wrap in _wrappers(text, language):
         parsed = _parse_with(text, language, wrap)
+        if best is None:  # the first wrapper is the raw one (`_base`)
+            _remember(text, language, RAW, parsed.errors)
         if best is None or parsed.errors < best.errors:
             best = parsed
         if best.errors == 0:
             break
     assert best is not None
+    _remember(text, language, BEST, best.errors)
     return best
+
+
+def _remember(text: str, language: str, kind: str, errors: int) -> None:
+    _ERRORS.get((text, language, kind), lambda: errors)
 
 
 def parse_errors(text: str, language: str) -> int:
     """ERROR/MISSING nodes in text's best parse (a fragment is wrapped to parse in context)."""
-    return parse(text, language).errors
+    return _ERRORS.get((text, language, BEST), lambda: parse(text, language).errors)
 
 
 def raw_parse_errors(text: str, language: str) -> int:
     """ERROR/MISSING nodes when text is parsed exactly as given."""
-    return _parse_with(text, language, _base(text, language)).errors
+    return _ERRORS.get(
+        (text, language, RAW), lambda: _parse_with(text, language, _base(text, language)).errors
+    )
 
 
 def guarded(before: str, after: str, language: str) -> bool:
