@@ -96,6 +96,7 @@ def main() -> None:
     print(f"{report['repo']}: {report['lines']:,} lines")
     for phase in ("cold", "no_change", "one_file_changed"):
         row = report[phase]
+        assert isinstance(row, dict)
         print(
             f"{phase:>17}: {row['seconds']:7.2f} s  {row['files']:,} files"
             f"  {row['chunks']:,} chunks"

@@ -111,9 +111,9 @@ def bench(
                     measure(src, repo, figure, turn, target)
                 )
     report: dict[str, dict[str, dict[str, float]]] = {}
-    for (src, figure), values in samples.items():
+    for (label, figure), values in samples.items():
         walls, cpus = [w for w, _ in values], [c for _, c in values]
-        report.setdefault(src, {})[figure] = {
+        report.setdefault(label, {})[figure] = {
             "wall_median_s": round(statistics.median(walls), 3),
             "wall_min_s": round(min(walls), 3),
             "wall_max_s": round(max(walls), 3),

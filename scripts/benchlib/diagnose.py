@@ -17,7 +17,7 @@ oracle) for the same room as its entries took.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,8 +122,8 @@ def summarise_bounds(per_case: Sequence[dict[str, float]]) -> dict[str, float]:
 
 def summarise_fates(per_case: Sequence[Sequence[LineFate]]) -> dict[str, Any]:
     """Mean share of each case's gold lines per category, and the turned-away reasons."""
-    shares: Counter[str] = Counter()
-    reasons: Counter[str] = Counter()
+    shares: dict[str, float] = defaultdict(float)
+    reasons: dict[str, float] = defaultdict(float)
     cases = [fates for fates in per_case if fates]
     for fates in cases:
         for fate in fates:
@@ -133,7 +133,9 @@ def summarise_fates(per_case: Sequence[Sequence[LineFate]]) -> dict[str, Any]:
     n = len(cases) or 1
     return {
         "categories": {c: round(shares[c] / n, 4) for c in CATEGORIES},
-        "turned_away_by": {r: round(v / n, 4) for r, v in reasons.most_common()},
+        "turned_away_by": {
+            r: round(v / n, 4) for r, v in sorted(reasons.items(), key=lambda item: -item[1])
+        },
         "cases": len(cases),
     }
 
