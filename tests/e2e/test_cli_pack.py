@@ -154,3 +154,20 @@ def test_diff_refreshes_once_and_not_at_all_with_no_refresh(tmp_path: Path, cli:
     assert fresh.code == 0, fresh.err
     assert fresh.err.count("refreshing the index") == 1
     assert "load_inventory_v2" in fresh.out
+
+
+def test_summary_compares_the_pack_with_the_repository(
+    indexed_repo: Path, cli: CliRunner, tmp_path: Path
+) -> None:
+    usual = cli("pack", TASK, "--path", str(indexed_repo), "--budget", "1000")
+    assert usual.code == 0, usual.err
+    repo_tokens = cli("pack", TASK, "--path", str(indexed_repo), "--budget", "1000", "--json")
+    assert repo_tokens.json()["savings"]["repo_tokens"] > 1000  # the repository is the larger
+    assert "% smaller than the repository (" in usual.err
+    tiny = tmp_path / "tiny"
+    tiny.mkdir()
+    (tiny / "a.py").write_text("def alpha():\n    return 1\n")
+    assert cli("index", str(tiny), "--quiet").code == 0
+    small = cli("pack", "alpha", "--path", str(tiny), "--budget", "2000")
+    assert small.code == 0, small.err
+    assert "less than the prompt" in small.err and "0.0% smaller" not in small.err

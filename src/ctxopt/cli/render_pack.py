@@ -123,8 +123,7 @@ def pack_summary(
         f"packed {result.tokens:,}/{result.budget:,} tokens ({result.encoding}"
         + (f", x{result.token_factor} for the model" if result.token_factor != 1.0 else "")
         + f"): {plural(len(result.files), 'file')}, {plural(shown, 'chunk')}{where}; "
-        f"{result.savings.percentage:.1f}% smaller than the repository "
-        f"({result.savings.repo_tokens:,} tokens); intent {result.query.intent.type.value}, "
+        f"{_against_repository(result)}; intent {result.query.intent.type.value}, "
         f"confidence {result.confidence:.2f}; {model_words(result)}{stop_words(result)}"
         + (
             f"; redacted {plural(result.secrets_redacted, 'secret')}"
@@ -133,6 +132,15 @@ def pack_summary(
         ),
         markup=False,
     )
+
+
+def _against_repository(result: PackResult) -> str:
+    """The pack's size against the whole repository's: smaller by a share, or, for a
+    repository smaller than the prompt's own headers, that it holds the whole of it."""
+    repo_tokens = result.savings.repo_tokens
+    if result.tokens >= repo_tokens:
+        return f"the repository is {repo_tokens:,} tokens, less than the prompt"
+    return f"{result.savings.percentage:.1f}% smaller than the repository ({repo_tokens:,} tokens)"
 
 
 def pack_explain(terminal: Terminal, result: PackResult) -> None:
