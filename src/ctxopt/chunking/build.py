@@ -71,15 +71,11 @@ def chunk_id(path: str, kind: ChunkKind, qualified_name: str, occurrence: int) -
     return hashlib.sha1(key.encode("utf-8", "replace")).hexdigest()
 
 
-def _counts(texts: list[str], known: list[int | None]) -> list[int]:
-    """Exact counts (known[i] when the chunker counted texts[i] already); threads only pay
-    off for large batches."""
-    todo = [text for text, count in zip(texts, known, strict=True) if count is None]
-    if sum(map(len, todo)) > BATCH_CHARS:
-        fresh = iter(tokens.count_many(todo))
-    else:
-        fresh = map(tokens.count, todo)
-    return [next(fresh) if count is None else count for count in known]
+def _counts(texts: list[str]) -> list[int]:
+    """Exact counts; threads only pay off for large batches."""
+    if sum(map(len, texts)) > BATCH_CHARS:
+        return tokens.count_many(texts)
+    return [tokens.count(text) for text in texts]
 
 
 def build_chunks(
@@ -90,7 +86,7 @@ def build_chunks(
         d.summary_text if d.summary_text is not None else "\n".join(lines[d.start - 1 : d.end])
         for d in drafts
     ]
-    counts = _counts(texts, [d.tokens for d in drafts])
+    counts = _counts(texts)
     seen: dict[tuple[ChunkKind, str], int] = {}
     chunks: list[Chunk] = []
     for draft, text, count in zip(drafts, texts, counts, strict=True):

@@ -205,20 +205,11 @@ def _emit_class(
     sig = signature(walk.source, decl.node, body)
     doc = _docstring(walk, decl.node, comments)
     text = "\n".join(walk.lines[span[0] - 1 : span[1]])
-    size = _class_size(text)
-    if size is not None:  # small enough to stay whole; its count is kept for build_chunks
+    big = _over_split_limit(text)
+    if not big:
         inner = tuple(f"{qualified}.{m.decl.name}" for m in members if m.decl is not None)
         draft = Draft(
-            kind,
-            decl.name,
-            qualified,
-            span[0],
-            span[1],
-            sig,
-            doc,
-            (qualified, *inner),
-            parent_q,
-            tokens=size,
+            kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified, *inner), parent_q
         )
         walk.drafts.append(draft)
         return
@@ -237,17 +228,14 @@ def _emit_class(
             _emit_leaf(walk, member.decl, member.span, member.comments, prefix, qualified)
 
 
-def _class_size(text: str) -> int | None:
-    """The exact token count of a class's text when it is at most CLASS_SPLIT_TOKENS (the
-    class stays one chunk), None when it is over (exact count only when in doubt; a token
-    is at least one byte, so a text of at most that many bytes is counted only if kept)."""
+def _over_split_limit(text: str) -> bool:
+    """True when text has more than CLASS_SPLIT_TOKENS tokens (exact count only when in doubt)."""
     size = len(text.encode("utf-8", "replace"))
-    if size <= CLASS_SPLIT_TOKENS:
-        return tokens.count(text)
+    if size <= CLASS_SPLIT_TOKENS:  # a token is at least one byte
+        return False
     if size >= CLASS_SPLIT_TOKENS * SURE_BYTES_PER_TOKEN:
-        return None
-    count = tokens.count(text)
-    return count if count <= CLASS_SPLIT_TOKENS else None
+        return True
+    return tokens.count(text) > CLASS_SPLIT_TOKENS
 
 
 def _summary_text(

@@ -22,4 +22,3 @@ class Draft:
     parent: str = ""
     summary_text: str | None = None  # the text of a class-summary chunk
     code: bool = True  # False for doc/config: complexity 1, no references
-    tokens: int | None = None  # the exact count of its whole text, when already counted
