@@ -73,7 +73,7 @@ class StaticEmbedder:
         for row, text in enumerate(clipped):
             ids = ids_of[row] if row in ids_of else self._word_ids(text)
             if ids:  # the sum over the count: the same float32 figures as mean, faster
-                out[row] = self._vectors[ids].sum(axis=0) / len(ids)
+                out[row] = self._vectors.take(ids, axis=0).sum(axis=0) / len(ids)
         return normalise(out)
 
     def _word_ids(self, text: str) -> list[int]:
