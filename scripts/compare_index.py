@@ -52,7 +52,10 @@ def compare(db_a: str, db_b: str) -> int:
                 continue
             left, right = a.column(name).to_pylist(), b.column(name).to_pylist()
             bad = [i for i, (x, y) in enumerate(zip(left, right, strict=True)) if x != y]
-            print(f"{table}.{name}: {len(bad)} rows differ, e.g. {left[bad[0]]!r:.120}")
+            if bad:
+                print(f"{table}.{name}: {len(bad)} rows differ, e.g. {left[bad[0]]!r:.120}")
+            else:  # equal as Python floats, not bit for bit (0.0 against -0.0)
+                print(f"{table}.{name}: the same values but not the same bits")
             differences += 1
         print(f"{table}: {a.num_rows} rows compared", file=sys.stderr)
     return differences
