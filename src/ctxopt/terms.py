@@ -20,9 +20,7 @@ def split_identifier(ident: str) -> list[str]:
 
 def expand_identifiers(text: str) -> str:
     """The sub-words of every compound identifier in text, once each, for full-text search."""
-    words: set[str] = set()
-    for ident in set(_IDENT.findall(text)):
-        words.update(_compound_parts(ident))
+    words: set[str] = set().union(*map(_compound_parts, set(_IDENT.findall(text))))
     return " ".join(sorted(words))
 
 

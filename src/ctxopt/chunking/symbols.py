@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import string
+from itertools import filterfalse
 
 from ctxopt.languages import ImportSplit, LexStyle, by_name
 from ctxopt.languages.keywords import KEYWORDS
@@ -59,6 +61,8 @@ _BRANCH_WORDS = frozenset(
     | {"catch", "except", "rescue", "guard", "and", "or"}
 )
 _BRANCH_OPS = re.compile(r"&&|\|\||\?\?|(?<=\s)\?(?=\s)")
+# What _IDENT finds that is not a reference: keywords and one-letter names.
+_NOT_REFERENCES = frozenset(KEYWORDS) | frozenset(string.ascii_letters + "_")
 
 
 def code_facts(code: str, own_name: str) -> tuple[tuple[str, ...], int]:
@@ -69,11 +73,10 @@ def code_facts(code: str, own_name: str) -> tuple[tuple[str, ...], int]:
     """
     idents = _IDENT.findall(code)
     branches = sum(map(_BRANCH_WORDS.__contains__, idents))
-    kept = [
-        ident
-        for ident in dict.fromkeys(idents)  # each name once, by first use
-        if len(ident) > 1 and ident not in KEYWORDS and ident != own_name
-    ]
+    # each name once, by first use, without keywords, one-letter names and own_name
+    kept = list(filterfalse(_NOT_REFERENCES.__contains__, dict.fromkeys(idents)))
+    if own_name in kept:
+        kept.remove(own_name)
     refs = tuple(sorted(kept[:MAX_REFERENCES]))
     return refs, 1 + branches + len(_BRANCH_OPS.findall(code))
 

@@ -72,8 +72,8 @@ class StaticEmbedder:
         }
         for row, text in enumerate(clipped):
             ids = ids_of[row] if row in ids_of else self._word_ids(text)
-            if ids:
-                out[row] = self._vectors[ids].mean(axis=0)
+            if ids:  # the sum over the count: the same float32 figures as mean, faster
+                out[row] = self._vectors.take(ids, axis=0).sum(axis=0) / len(ids)
         return normalise(out)
 
     def _word_ids(self, text: str) -> list[int]:
@@ -85,6 +85,15 @@ class StaticEmbedder:
         if len(cache) > WORD_CACHE_SIZE:
             cache.clear()
         words = _WORDS.findall(text.lower())
+        if len(words) > self.max_tokens:  # most words give an id or more: try the head first
+            ids = self._ids_of(words[: self.max_tokens])
+            if len(ids) >= self.max_tokens:
+                return ids[: self.max_tokens]
+        return self._ids_of(words)[: self.max_tokens]
+
+    def _ids_of(self, words: list[str]) -> list[int]:
+        """The known token ids of words, in order, through the word cache."""
+        cache = self._word_cache
         pieces: list[tuple[int, ...] | None] = list(map(cache.get, words))
         if None in pieces:
             for at, word in enumerate(words):
@@ -92,7 +101,7 @@ class StaticEmbedder:
                     hit = cache.get(word)  # the same word earlier in this text
                     pieces[at] = self._word_pieces(word) if hit is None else hit
         known = cast(list[tuple[int, ...]], pieces)  # every None filled above
-        return list(itertools.chain.from_iterable(known))[: self.max_tokens]
+        return list(itertools.chain.from_iterable(known))
 
     def _word_pieces(self, word: str) -> tuple[int, ...]:
         """One word's known token ids, cached."""

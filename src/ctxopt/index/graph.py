@@ -6,7 +6,6 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 from ctxopt.languages import ALL
 
@@ -37,6 +36,12 @@ def _module_key(path: str) -> tuple[str, ...]:
     return parts
 
 
+def _folder_parts(path: str) -> tuple[str, ...]:
+    """The folders of a repository-relative POSIX path, outermost first (what
+    PurePosixPath(path).parent.parts gives for such a path, without building one)."""
+    return tuple([part for part in path.split("/") if part not in ("", ".")][:-1])
+
+
 def _suffix_table(paths: Sequence[str]) -> dict[tuple[str, ...], list[str]]:
     """Every suffix of every file's module key -> files (for import resolution)."""
     table: dict[tuple[str, ...], list[str]] = defaultdict(list)
@@ -44,7 +49,7 @@ def _suffix_table(paths: Sequence[str]) -> dict[tuple[str, ...], list[str]]:
         key = _module_key(path)
         for start in range(len(key)):
             table[key[start:]].append(path)
-        folder = tuple(PurePosixPath(path).parent.parts)
+        folder = _folder_parts(path)
         for start in range(len(folder)):
             table[("<dir>", *folder[start:])].append(path)
     return table
@@ -52,7 +57,7 @@ def _suffix_table(paths: Sequence[str]) -> dict[tuple[str, ...], list[str]]:
 
 def _relative_parts(source: str, spec: str) -> tuple[str, ...] | None:
     """Resolve ./x, ../x and Python's leading-dot relative imports against source's folder."""
-    base = list(PurePosixPath(source).parent.parts)
+    base = list(_folder_parts(source))
     if spec.startswith("."):
         if spec.startswith("./") or spec.startswith("../"):
             parts = []

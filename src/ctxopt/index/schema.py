@@ -23,15 +23,17 @@ META = "meta"
 
 def search_text(chunk: Chunk) -> str:
     """What full-text search sees: path, names, and the code with identifiers split."""
-    head = " ".join(
-        [
-            chunk.path.replace("/", " "),
-            chunk.qualified_name.replace(".", " "),
-            " ".join(split_identifier(chunk.qualified_name)),
-            " ".join(split_identifier(chunk.path)),
-        ]
-    )
+    path_words, path_parts = _path_terms(chunk.path)
+    name = chunk.qualified_name
+    head = f"{path_words} {name.replace('.', ' ')} {' '.join(split_identifier(name))} {path_parts}"
     return f"{head}\n{chunk.text}\n{expand_identifiers(chunk.text)}"
+
+
+@functools.lru_cache(maxsize=256)
+def _path_terms(path: str) -> tuple[str, str]:
+    """A path's folders and name as words, and its identifier parts (a file's chunks share
+    them)."""
+    return path.replace("/", " "), " ".join(split_identifier(path))
 
 
 def embed_text(chunk: Chunk) -> str:
