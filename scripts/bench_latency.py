@@ -9,7 +9,14 @@ and left as it was found).  The figures, each a fresh process as a shell would s
 - ``one_file``: `ctxopt index` after one line is appended to one tracked source file (the
   file is restored afterwards and re-indexed, untimed);
 - ``query``: `ctxopt query TASK --json`;
-- ``pack``: `ctxopt pack TASK --budget 8000`.
+- ``pack``: `ctxopt pack TASK --budget 8000`;
+- ``query_served``, ``pack_served``: the same two through the `ctxopt` command with its
+  background server running (started by an untimed first call in a private runtime folder,
+  stopped at the end); their CPU is the calling process's plus the server's.
+
+The first four run `python -m ctxopt.cli` (the command-line code in the timed process
+itself); the served ones `python -m ctxopt.launch`, which is what the `ctxopt` command runs.
+A version without the background server gets no served figures.
 
 Each ``--src`` is a source folder put first on PYTHONPATH (default: this checkout's src/).
 With several, their runs alternate (A B A B ...), so a before/after comparison shares the
@@ -31,6 +38,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -40,7 +48,8 @@ TASKS = (
     "how does simplification of trigonometric expressions work",
     "add a test for matrix determinant of a singular matrix",
 )
-FIGURES = ("no_change", "one_file", "query", "pack")
+FIGURES = ("no_change", "one_file", "query", "pack", "query_served", "pack_served")
+SERVED = {"query_served", "pack_served"}
 EDIT = "\n# ctxopt latency benchmark edit\n"
 
 
@@ -49,16 +58,70 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(src: Path, repo: Path, args: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one `ctxopt ARGS` process run in repo."""
-    env = {**os.environ, "PYTHONPATH": str(src)}
+def run(src: Path, repo: Path, args: list[str], runtime: Path | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds of one `ctxopt ARGS` process run in repo; with runtime, through
+    `ctxopt.launch` and the background server of that runtime folder (CPU: both)."""
+    env = {**os.environ, "PYTHONPATH": str(src), "CTXOPT_BACKGROUND": "0"}
     command = [sys.executable, "-m", "ctxopt.cli", *args]
+    server_pid = None
+    if runtime is not None:
+        env = {**env, "CTXOPT_BACKGROUND": "1", "XDG_RUNTIME_DIR": str(runtime)}
+        command = [sys.executable, "-m", "ctxopt.launch", *args]
+        server_pid = _server_pid(runtime)
+    server_cpu = _process_cpu(server_pid)
     cpu, started = _cpu(), time.perf_counter()
     done = subprocess.run(command, cwd=repo, env=env, capture_output=True, check=False)
     wall = time.perf_counter() - started
+    cpu -= _process_cpu(server_pid) - server_cpu
     if done.returncode != 0:
         sys.exit(f"ctxopt {' '.join(args)} failed: {done.stderr.decode(errors='replace')[-400:]}")
     return wall, _cpu() - cpu
+
+
+def _process_cpu(pid: int | None) -> float:
+    """User + system seconds a running process has used (0 without one)."""
+    if pid is None:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _ask(runtime: Path, op: str) -> dict[str, object]:
+    """A status or stop request to the runtime folder's server ({} without one)."""
+    import socket
+
+    from ctxopt.background.protocol import Lines, Request, send_request
+
+    for path in (runtime / "ctxopt").glob("*.sock"):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            try:
+                conn.settimeout(300)
+                conn.connect(str(path))
+                send_request(conn, Request(op=op), [])
+                line = Lines(conn).next()
+            except OSError:
+                continue
+        if line and op == "status":
+            answer = json.loads(line)
+            return answer if isinstance(answer, dict) else {}
+    return {}
+
+
+def _server_pid(runtime: Path) -> int | None:
+    pid = _ask(runtime, "status").get("pid")
+    return pid if isinstance(pid, int) else None
+
+
+def start_server(src: Path, repo: Path, runtime: Path) -> None:
+    """Start the runtime folder's server with an untimed call and wait for its warm-up."""
+    sys.path.insert(0, str(src))
+    run(src, repo, ["query", "warm up", "--json", "--quiet"], runtime)
+    deadline = time.monotonic() + 300
+    while _server_pid(runtime) is None:
+        if time.monotonic() > deadline:
+            sys.exit("the background server did not start")
+        time.sleep(0.2)
+    run(src, repo, ["query", "warm up", "--json", "--quiet"], runtime)  # served: warm
 
 
 def edited_file(repo: Path) -> Path:
@@ -82,8 +145,14 @@ def one_file(src: Path, repo: Path, target: Path) -> tuple[float, float]:
     return figures
 
 
-def measure(src: Path, repo: Path, figure: str, turn: int, target: Path) -> tuple[float, float]:
+def measure(
+    src: Path, repo: Path, figure: str, turn: int, target: Path, runtime: Path | None
+) -> tuple[float, float]:
     task = TASKS[turn % len(TASKS)]
+    if figure == "query_served":
+        return run(src, repo, ["query", task, "--json", "--quiet"], runtime)
+    if figure == "pack_served":
+        return run(src, repo, ["pack", task, "--budget", "8000", "--quiet"], runtime)
     if figure == "no_change":
         return run(src, repo, ["index", "--quiet"])
     if figure == "one_file":
@@ -103,13 +172,26 @@ def bench(
     for src in sources:  # warm up: caches, and an index each version has seen fresh
         run(src, repo, ["index", "--quiet"])
         run(src, repo, ["query", "warm up", "--json", "--quiet"])
+    runtimes = {src: _runtime_folder(src) for src in sources}
     samples: dict[tuple[str, str], list[tuple[float, float]]] = {}
-    for figure in FIGURES:
-        for turn in range(runs):
-            for src in sources:
-                samples.setdefault((str(src), figure), []).append(
-                    measure(src, repo, figure, turn, target)
-                )
+    try:
+        for figure in FIGURES:
+            if figure in SERVED:
+                for src, runtime in runtimes.items():
+                    if runtime is not None and _server_pid(runtime) is None:
+                        start_server(src, repo, runtime)
+            for turn in range(runs):
+                for src in sources:
+                    runtime = runtimes[src]
+                    if figure in SERVED and runtime is None:
+                        continue
+                    samples.setdefault((str(src), figure), []).append(
+                        measure(src, repo, figure, turn, target, runtime)
+                    )
+    finally:
+        for runtime in runtimes.values():
+            if runtime is not None:
+                _ask(runtime, "stop")
     report: dict[str, dict[str, dict[str, float]]] = {}
     for (label, figure), values in samples.items():
         walls, cpus = [w for w, _ in values], [c for _, c in values]
@@ -120,6 +202,13 @@ def bench(
             "cpu_median_s": round(statistics.median(cpus), 3),
         }
     return report
+
+
+def _runtime_folder(src: Path) -> Path | None:
+    """A private runtime folder for the version's background server (None: it has none)."""
+    if not (src / "ctxopt" / "background").is_dir():
+        return None
+    return Path(tempfile.mkdtemp(prefix="ctxopt-bench-run-"))
 
 
 def main() -> None:
@@ -140,9 +229,11 @@ def main() -> None:
     for src, rows in report.items():
         print(src)
         for figure in FIGURES:
+            if figure not in rows:
+                continue
             row = rows[figure]
             print(
-                f"  {figure:>9}: wall median {row['wall_median_s']:.3f} s"
+                f"  {figure:>12}: wall median {row['wall_median_s']:.3f} s"
                 f" ({row['wall_min_s']:.3f}-{row['wall_max_s']:.3f}),"
                 f" CPU median {row['cpu_median_s']:.3f} s"
             )

@@ -23,6 +23,8 @@ def _isolated_env(
     for name in list(__import__("os").environ):
         if name.startswith("CTXOPT_") and name not in ("CTXOPT_CACHE_DIR", "CTXOPT_UPDATE_GOLDEN"):
             monkeypatch.delenv(name, raising=False)
+    # `ctxopt` runs in-process in tests unless a test starts a background server itself.
+    monkeypatch.setenv("CTXOPT_BACKGROUND", "0")
 
 
 @pytest.fixture(scope="session")

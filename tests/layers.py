@@ -31,6 +31,8 @@ STAGES: tuple[str, ...] = (
     "app",
     "cli",
     "mcp_server",
+    "background",
+    "launch",
 )
 # Front ends at the same level: the CLI registers `ctxopt mcp`, and the MCP server reuses the
 # CLI's JSON forms of results; the module graph must still have no cycle.

@@ -18,6 +18,9 @@ MODELS_FILE = "CTXOPT_MODELS_FILE"  # read as Settings.models_file, named in mes
 DEBUG = "CTXOPT_DEBUG"
 REPOS_DIR = "CTXOPT_REPOS_DIR"  # where clones of repository URLs live
 STORAGE_ENDPOINT = "CTXOPT_STORAGE_ENDPOINT"  # an S3-compatible server, or a GCS/Azure emulator
+DB_VARIABLE = "CTXOPT_DB"  # read as Settings.db; named here for the background client
+BACKGROUND = "CTXOPT_BACKGROUND"  # 0/off: query and pack never use a background server
+BACKGROUND_IDLE = "CTXOPT_BACKGROUND_IDLE"  # seconds a background server waits for a call
 
 HUGGING_FACE = {
     "HF_HUB_OFFLINE": "1",  # nothing is downloaded at run time
@@ -52,6 +55,30 @@ def debugging(env: Mapping[str, str] | None = None) -> bool:
 def no_color(env: Mapping[str, str] | None = None) -> bool:
     """Whether $NO_COLOR is set (https://no-color.org)."""
     return bool((os.environ if env is None else env).get("NO_COLOR"))
+
+
+OFF_VALUES = ("0", "off", "false", "no")
+DEFAULT_IDLE_SECONDS = 900.0
+
+
+def background_wanted(env: Mapping[str, str] | None = None) -> bool:
+    """Whether `query` and `pack` may use (and start) a background server: yes unless
+    $CTXOPT_BACKGROUND turns it off; in CI ($CI set) only when $CTXOPT_BACKGROUND asks."""
+    env = os.environ if env is None else env
+    value = env.get(BACKGROUND, "").strip().lower()
+    if value:
+        return value not in OFF_VALUES
+    return env.get("CI", "").strip().lower() in ("", *OFF_VALUES)
+
+
+def background_idle_seconds(env: Mapping[str, str] | None = None) -> float:
+    """How long a background server waits for its next call before it exits."""
+    value = (os.environ if env is None else env).get(BACKGROUND_IDLE, "")
+    try:
+        seconds = float(value)
+    except ValueError:
+        return DEFAULT_IDLE_SECONDS
+    return seconds if seconds > 0 else DEFAULT_IDLE_SECONDS
 
 
 PIPED_WIDTH = 160  # columns of tables written to a pipe or file when COLUMNS is not set

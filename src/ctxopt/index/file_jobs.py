@@ -83,6 +83,14 @@ def warm_up(model_cache: Path | None = None) -> None:
         start_server(worker_context())
 
 
+def fork_server_pid() -> int | None:
+    """The running fork server's process id (None before one started)."""
+    from multiprocessing import forkserver
+
+    pid = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+    return pid if isinstance(pid, int) else None
+
+
 def start_server(context: multiprocessing.context.BaseContext) -> None:
     """Start the fork server (if context uses one) ignoring SIGINT: an ignored signal stays
     ignored through exec, so Ctrl-C, which reaches the whole process group, never stops the

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ctxopt.app.pack import refresh_then_pack
 from ctxopt.app.query import refresh_then_query
 from ctxopt.app.refresh import Freshness, build_index, refresh_index
 from ctxopt.app.stats_report import StatsReport, StatsRequest, stats_report
+from ctxopt.app.warm import WarmCall, lend
 from ctxopt.config.settings import Settings, load_settings
 from ctxopt.discover.changes import ChangeRequest
 from ctxopt.errors import CtxoptError, IndexMissingError
@@ -130,20 +132,10 @@ class RepoService:
             globs=call.globs,
             no_tests=call.no_tests,
         )
-        with self._lock:
-            known, key = self.fresh.begin(settings)
-            result, freshness = refresh_then_query(
-                settings,
-                call.task,
-                options,
-                refresh=call.refresh,
-                notify=self._notify,
-                reader=self.reader(),
-                known_fresh=known,
+        with self._lock, lend(self):
+            return refresh_then_query(
+                settings, call.task, options, refresh=call.refresh, notify=self._notify
             )
-            self.fresh.done(settings, key, freshness.left_stale)
-            self._load_next()
-            return result, freshness
 
     def pack(self, call: PackCall) -> PackResult:
         settings = self.settings_for(
@@ -170,20 +162,20 @@ class RepoService:
         )
         wants_change = call.diff or call.diff_ref is not None or call.staged
         change = ChangeRequest(ref=call.diff_ref, staged=call.staged) if wants_change else None
-        with self._lock:
-            known, key = self.fresh.begin(settings)
-            result = refresh_then_pack(
-                settings,
-                options,
-                refresh=call.refresh,
-                change=change,
-                notify=self._notify,
-                reader=self.reader(),
-                known_fresh=known,
+        with self._lock, lend(self):
+            return refresh_then_pack(
+                settings, options, refresh=call.refresh, change=change, notify=self._notify
             )
-            self.fresh.done(settings, key, result.stale)
-            self._load_next()
-            return result
+
+    @contextmanager
+    def call(self, settings: Settings) -> Iterator[WarmCall]:
+        """The warm state for one app call on this repository (see `app.warm`); the
+        caller holds the lock (one call at a time)."""
+        known, key = self.fresh.begin(settings)
+        warm = WarmCall(self.reader(), known)
+        yield warm
+        self.fresh.done(settings, key, warm.left_stale)
+        self._load_next()
 
     def chunk(self, chunk_id: str) -> Chunk:
         with self._lock:

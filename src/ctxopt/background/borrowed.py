@@ -1,0 +1,110 @@
+"""A background server takes on its caller's process state for one call: stdin, stdout
+and stderr (the caller's own descriptors, so terminals, pipes and files behave as they
+would in the caller), working directory, environment, umask and argv; all of it is put
+back afterwards."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from typing import TextIO
+
+from ctxopt.background.protocol import Request
+
+
+class CannotTakeOver(Exception):
+    """The caller's state cannot be taken on (its folder is gone): it runs the command."""
+
+
+@contextlib.contextmanager
+def borrowed_process(request: Request, fds: list[int]) -> Iterator[None]:
+    """Inside the block this process reads and writes the caller's streams, in the
+    caller's directory and environment; CannotTakeOver (nothing changed) when its directory
+    cannot be entered."""
+    saved_cwd = _cwd()
+    try:
+        os.chdir(request.cwd)
+    except OSError as exc:
+        raise CannotTakeOver(f"cannot enter {request.cwd}: {exc.strerror}") from None
+    saved_fds = [os.dup(fd) for fd in (0, 1, 2)]
+    saved_streams = (sys.stdin, sys.stdout, sys.stderr)
+    saved_env = dict(os.environ)
+    saved_argv = sys.argv
+    saved_umask = os.umask(request.umask)
+    _flush(saved_streams[1:])
+    try:
+        for target, fd in zip((0, 1, 2), fds, strict=True):
+            os.dup2(fd, target)
+        sys.stdin, sys.stdout, sys.stderr = _streams()
+        os.environ.clear()
+        os.environ.update(dict(request.env))
+        sys.argv = ["ctxopt", *request.argv]
+        yield
+    finally:
+        _flush((sys.stdout, sys.stderr))
+        sys.argv = saved_argv
+        os.environ.clear()
+        os.environ.update(saved_env)
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        for target, fd in zip((0, 1, 2), saved_fds, strict=True):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.umask(saved_umask)
+        os.chdir(saved_cwd)
+
+
+def flush_output() -> None:
+    """Deliver what the command left buffered.  Where a write fails (a reader gone, or a
+    Ctrl-C while a full pipe blocked it) the rest goes to the null device instead, so that
+    nothing later blocks on it; the KeyboardInterrupt is raised again afterwards."""
+    interrupted = False
+    for stream, fd in ((sys.stdout, 1), (sys.stderr, 2)):
+        try:
+            stream.flush()
+        except BaseException as exc:
+            interrupted = interrupted or isinstance(exc, KeyboardInterrupt)
+            _to_null(fd)
+            with contextlib.suppress(Exception):
+                stream.flush()
+    if interrupted:
+        raise KeyboardInterrupt
+
+
+def _to_null(fd: int) -> None:
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
+def close_all(fds: list[int]) -> None:
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def _streams() -> tuple[TextIO, TextIO, TextIO]:
+    """Text streams over descriptors 0-2 set up as Python sets up its own at start: stdout
+    line-buffered on a terminal, stderr always, stderr's errors shown escaped."""
+    encoding = sys.__stdout__.encoding if sys.__stdout__ is not None else "utf-8"
+    stdin = open(0, encoding=encoding, closefd=False)  # noqa: SIM115
+    stdout = open(1, "w", encoding=encoding, closefd=False, buffering=1 if os.isatty(1) else -1)  # noqa: SIM115
+    stderr = open(2, "w", encoding=encoding, errors="backslashreplace", closefd=False, buffering=1)  # noqa: SIM115
+    return stdin, stdout, stderr
+
+
+def _flush(streams: tuple[TextIO | None, ...]) -> None:
+    for stream in streams:
+        if stream is not None:
+            with contextlib.suppress(Exception):
+                stream.flush()
+
+
+def _cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:  # the folder this process was in is gone
+        return "/"

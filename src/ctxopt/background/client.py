@@ -1,0 +1,153 @@
+"""What `ctxopt query` and `ctxopt pack` try first: hand the call to a running background
+server.  Without one, the command runs in this process as always, and a server is started
+afterwards for the next call (`start_server`).  Standard library only: this runs before
+anything heavy is imported.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import sys
+import time
+from dataclasses import dataclass
+from types import FrameType
+
+from ctxopt.background.address import Address, server_address
+from ctxopt.background.protocol import (
+    EXIT,
+    INTERRUPT,
+    STARTED,
+    Lines,
+    Request,
+    send_request,
+)
+from ctxopt.config.environment import DB_VARIABLE, background_wanted
+
+COMMANDS = ("query", "pack", "index")
+# `ctxopt index` goes to the server only as an update of an index built before, with these
+# flags at most: a first build, --full, --watch or --wait belongs in a process of its own.
+INDEX_FLAGS = frozenset({"--quiet", "-q", "--json"})
+INTERRUPTED = 130
+GRACE_SECONDS = 5.0  # after Ctrl-C, how long the server gets to end the command
+POLL_SECONDS = 0.5
+
+
+@dataclass(frozen=True)
+class Outcome:
+    code: int | None  # the command's exit code; None: run it here
+    address: Address | None = None  # where a server may be started after running it here
+
+
+def run_in_background(argv: list[str]) -> Outcome:
+    """Run `ctxopt ARGV` on the background server when one is wanted and running."""
+    if not argv or argv[0] not in COMMANDS or not background_wanted():
+        return Outcome(None)
+    if argv[0] == "index" and not _index_update(argv[1:]):
+        return Outcome(None)
+    if not hasattr(socket, "send_fds"):
+        return Outcome(None)
+    address = server_address()
+    if address is None:
+        return Outcome(None)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(str(address.socket))
+    except OSError:
+        sock.close()
+        return Outcome(None, address)
+    with sock:
+        return Outcome(_call(sock, argv))
+
+
+def _index_update(args: list[str]) -> bool:
+    """`ctxopt index [FOLDER] [--quiet] [--json]` where FOLDER (default: here) holds an index
+    built before in its default place."""
+    positional = [arg for arg in args if arg not in INDEX_FLAGS]
+    if len(positional) > 1 or any(arg.startswith("-") for arg in positional):
+        return False
+    if os.environ.get(DB_VARIABLE):
+        return False
+    folder = positional[0] if positional else os.curdir
+    return os.path.isfile(os.path.join(folder, ".ctxopt", "committed.json"))
+
+
+def _call(sock: socket.socket, argv: list[str]) -> int | None:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    request = Request(
+        op="run", argv=tuple(argv), cwd=os.getcwd(), env=tuple(os.environ.items()), umask=umask
+    )
+    try:
+        send_request(sock, request, [0, 1, 2])
+        lines = Lines(sock)
+        first = lines.next()
+    except OSError:
+        return None
+    if first != STARTED:
+        return None  # declined, or the server went away: run it here
+    return _wait(sock, lines)
+
+
+def _wait(sock: socket.socket, lines: Lines) -> int:
+    """The command's exit code.  Ctrl-C is passed on and the server gets GRACE_SECONDS to
+    end the command; a second Ctrl-C stops waiting at once."""
+    interrupted_at: float | None = None
+
+    def on_interrupt(signum: int, frame: FrameType | None) -> None:
+        nonlocal interrupted_at
+        if interrupted_at is not None:
+            raise KeyboardInterrupt
+        interrupted_at = time.monotonic()
+        with contextlib.suppress(OSError):
+            sock.sendall(INTERRUPT + b"\n")
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    sock.settimeout(POLL_SECONDS)
+    try:
+        while True:
+            try:
+                line = lines.next()
+            except TimeoutError:
+                if interrupted_at is not None and time.monotonic() - interrupted_at > GRACE_SECONDS:
+                    return INTERRUPTED
+                continue
+            except (KeyboardInterrupt, OSError):
+                return INTERRUPTED if interrupted_at is not None else _lost()
+            if line is None:
+                return INTERRUPTED if interrupted_at is not None else _lost()
+            if line.startswith(EXIT + b" "):
+                return int(line[len(EXIT) + 1 :])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _lost() -> int:
+    sys.stderr.write("ctxopt: the background server stopped during the call; run it again\n")
+    return 1
+
+
+def start_server(address: Address, argv: list[str]) -> None:
+    """Start a background server for the next calls (it outlives this process); a second
+    server for the same address exits at once, so racing callers are harmless."""
+    import subprocess
+
+    log_fd = os.open(address.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    with os.fdopen(log_fd, "ab") as log:
+        subprocess.Popen(
+            [sys.executable, "-m", "ctxopt.background.server", str(address.socket)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            cwd=os.getcwd(),
+            start_new_session=True,
+            close_fds=True,
+        )
+    quiet = any(flag in argv for flag in ("--quiet", "-q", "--json"))
+    if not quiet and sys.stderr.isatty():
+        sys.stderr.write(
+            "ctxopt: started a background server for the next calls "
+            "(it exits when idle; CTXOPT_BACKGROUND=0 turns it off)\n"
+        )
