@@ -10,9 +10,10 @@ and left as it was found).  The figures, each a fresh process as a shell would s
   file is restored afterwards and re-indexed, untimed);
 - ``query``: `ctxopt query TASK --json`;
 - ``pack``: `ctxopt pack TASK --budget 8000`;
-- ``query_served``, ``pack_served``: the same two through the `ctxopt` command with its
-  background server running (started by an untimed first call in a private runtime folder,
-  stopped at the end); their CPU is the calling process's plus the server's.
+- ``no_change_served``, ``one_file_served``, ``query_served``, ``pack_served``: the same four
+  through the `ctxopt` command with its background server running (started by an untimed
+  first call in a private runtime folder, stopped at the end); their CPU is the calling
+  process's plus the server's (its parser workers not counted).
 
 The first four run `python -m ctxopt.cli` (the command-line code in the timed process
 itself); the served ones `python -m ctxopt.launch`, which is what the `ctxopt` command runs.
@@ -48,8 +49,17 @@ TASKS = (
     "how does simplification of trigonometric expressions work",
     "add a test for matrix determinant of a singular matrix",
 )
-FIGURES = ("no_change", "one_file", "query", "pack", "query_served", "pack_served")
-SERVED = {"query_served", "pack_served"}
+FIGURES = (
+    "no_change",
+    "one_file",
+    "query",
+    "pack",
+    "no_change_served",
+    "one_file_served",
+    "query_served",
+    "pack_served",
+)
+SERVED = {"no_change_served", "one_file_served", "query_served", "pack_served"}
 EDIT = "\n# ctxopt latency benchmark edit\n"
 
 
@@ -133,15 +143,17 @@ def edited_file(repo: Path) -> Path:
     return repo / sorted(listed)[len(listed) // 2]
 
 
-def one_file(src: Path, repo: Path, target: Path) -> tuple[float, float]:
+def one_file(
+    src: Path, repo: Path, target: Path, runtime: Path | None = None
+) -> tuple[float, float]:
     """Index after a one-line edit; then the file as it was, indexed again (untimed)."""
     original = target.read_bytes()
     target.write_bytes(original + EDIT.encode())
     try:
-        figures = run(src, repo, ["index", "--quiet"])
+        figures = run(src, repo, ["index", "--quiet"], runtime)
     finally:
         target.write_bytes(original)
-    run(src, repo, ["index", "--quiet"])
+    run(src, repo, ["index", "--quiet"], runtime)
     return figures
 
 
@@ -149,6 +161,10 @@ def measure(
     src: Path, repo: Path, figure: str, turn: int, target: Path, runtime: Path | None
 ) -> tuple[float, float]:
     task = TASKS[turn % len(TASKS)]
+    if figure == "no_change_served":
+        return run(src, repo, ["index", "--quiet"], runtime)
+    if figure == "one_file_served":
+        return one_file(src, repo, target, runtime)
     if figure == "query_served":
         return run(src, repo, ["query", task, "--json", "--quiet"], runtime)
     if figure == "pack_served":
