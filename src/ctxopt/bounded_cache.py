@@ -51,6 +51,15 @@ class BoundedCache(Generic[V]):
                 self._weight -= self._weigh(dropped)
         return made
 
+    def peek(self, key: Hashable) -> V | None:
+        """The value kept for key (None: none), without making one."""
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+            return found
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()

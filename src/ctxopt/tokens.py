@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ctxopt.bounded_cache import BoundedCache
 from ctxopt.token_tables import cached_encoding, user_tables
 
 if TYPE_CHECKING:
@@ -29,19 +30,37 @@ def encoding() -> tiktoken.Encoding:
         return tiktoken.get_encoding(_OFFLINE_NAME)
 
 
+# Texts counted again soon after: the chunker counts a class's text to decide whether to
+# split it, then the class becomes a chunk of the same text and is counted for the index (a
+# third of the text counted while indexing, on the synthetic repository).  Long texts only:
+# a short one costs less to count than to look up.
+_RECENT = BoundedCache[int](limit=256)
+MEMO_CHARS = 512
+
+
 def count(text: str) -> int:
     """Exact cl100k token count; special-token strings such as <|endoftext|> count as text."""
     if not text:
         return 0
+    if len(text) < MEMO_CHARS:
+        return _encoded_length(text)
+    return _RECENT.get(text, lambda: _encoded_length(text))
+
+
+def _encoded_length(text: str) -> int:
     return len(encoding().encode_ordinary(text))  # = encode(text, disallowed_special=())
 
 
 def count_many(texts: list[str]) -> list[int]:
-    """Exact counts for many texts, batched across threads."""
+    """Exact counts for many texts, batched across threads (texts counted lately are not
+    counted again)."""
     if not texts:
         return []
+    known = [_RECENT.peek(text) if len(text) >= MEMO_CHARS else None for text in texts]
+    missing = [text for text, found in zip(texts, known, strict=True) if found is None]
     enc = encoding()
-    return [len(ids) for ids in enc.encode_ordinary_batch(texts, num_threads=2)]
+    counted = iter([len(ids) for ids in enc.encode_ordinary_batch(missing, num_threads=2)])
+    return [found if found is not None else next(counted) for found in known]
 
 
 def estimate(text: str) -> int:

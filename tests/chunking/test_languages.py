@@ -168,3 +168,39 @@ def test_rust_impl_methods_get_the_type_as_parent_when_split():
     rs = chunk_fixture("sample.rs").chunks
     impls = [c for c in rs if c.qualified_name == "Lexer" and c.signature.startswith("impl")]
     assert impls and impls[0].defines == ("Lexer", "Lexer.new", "Lexer.next_token")
+
+
+SCRIPT_IMPORTS = """import React from 'react';
+import { a, b } from "./local/ab";
+const fs = require('fs'); const path = require("path")
+/* from 'not-an-import-start' in a comment still matches the pattern */
+export * from './reexported';
+const later = await import('./lazy/module');
+let imported = 1; // the word import with no string
+import './side-effect.css'
+const s = "from"; const t = 'import';
+  import   x   from   "spaced"
+const last = require('at-the-end-without-newline')"""
+
+
+@pytest.mark.parametrize("language", ["javascript", "typescript", "tsx"])
+def test_script_imports_from_their_lines_equal_a_scan_of_the_whole_text(language: str):
+    """Only lines holding `from`, `import` or `require` are searched; the imports found,
+    and their order, are what a scan of the whole text finds."""
+    from ctxopt.chunking.symbols import _split_import, file_imports
+    from ctxopt.languages import by_name as language_named
+
+    record = language_named(language)
+    assert record is not None and record.imports is not None
+    rules = record.imports
+    assert rules.line_words
+    for text in (SCRIPT_IMPORTS, SCRIPT_IMPORTS + "\n", "\n\n" + SCRIPT_IMPORTS, "", "from"):
+        hits = sorted(
+            (m.start(), item)
+            for pattern in rules.patterns
+            for m in pattern.finditer(text)
+            for item in _split_import(rules.split, m.group(1))
+        )
+        assert file_imports(language, text) == tuple(dict.fromkeys(i for _, i in hits))
+    assert file_imports(language, SCRIPT_IMPORTS)[:3] == ("react", "./local/ab", "fs")
+    assert "at-the-end-without-newline" in file_imports(language, SCRIPT_IMPORTS)

@@ -31,12 +31,33 @@ def file_imports(language: str, text: str) -> tuple[str, ...]:
                 found[m.group(1)] = None
         return tuple(found)
     hits = sorted(
-        (m.start(), item)
+        (start + m.start(), item)
+        for start, part in _searched_parts(text, rules.line_words)
         for pattern in rules.patterns
-        for m in pattern.finditer(text)
+        for m in pattern.finditer(part)
         for item in _split_import(rules.split, m.group(1))
     )
     return tuple(dict.fromkeys(item for _, item in hits))
+
+
+def _searched_parts(text: str, words: tuple[str, ...]) -> list[tuple[int, str]]:
+    """(offset, text) to search: the whole text, or with words only its lines holding one
+    of them, in order (each line once)."""
+    if not words:
+        return [(0, text)]
+    starts: set[int] = set()
+    for word in words:
+        at = text.find(word)
+        while at != -1:
+            line_start = text.rfind("\n", 0, at) + 1
+            starts.add(line_start)
+            line_end = text.find("\n", at)
+            at = -1 if line_end == -1 else text.find(word, line_end)
+    parts = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        parts.append((start, text[start : len(text) if end == -1 else end]))
+    return parts
 
 
 def _split_import(split: ImportSplit, raw: str) -> list[str]:

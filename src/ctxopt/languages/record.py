@@ -112,6 +112,9 @@ class Imports:
     module_extensions: tuple[str, ...] = ()  # stripped from paths when resolving imports
     index_names: tuple[str, ...] = ()  # a file that stands for its folder (`__init__`)
     path_noise: tuple[str, ...] = ()  # parts of an import path that name no file
+    # Where every match of `patterns` lies within one line that holds one of these words,
+    # only such lines are searched (an unanchored pattern costs a try at every position).
+    line_words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,12 @@ _FRAGMENTS = Fragments(
 
 
 def _imports(*extensions: str) -> Imports:
-    return Imports(patterns=(_IMPORT,), module_extensions=extensions, index_names=("index",))
+    return Imports(
+        patterns=(_IMPORT,),
+        module_extensions=extensions,
+        index_names=("index",),
+        line_words=("from", "import", "require"),  # _IMPORT never crosses a line
+    )
 
 
 _BASE = Language(
