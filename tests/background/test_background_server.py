@@ -314,3 +314,34 @@ def test_an_index_update_is_served_and_a_first_build_is_not(
     for args in (("index", str(fresh), "--quiet"), ("index", "--full", "--quiet")):
         assert _ctxopt(*args, repo=repo, env=env).returncode == 0
     assert _served(sock) == 1  # a first build and --full ran in their own processes
+
+
+def test_a_busy_server_is_passed_by(repo: Path, runtime: Path) -> None:
+    """While the server is held by a call (a pack whose stdout nobody reads), another
+    call runs in its own process after a short wait instead of queueing behind it."""
+    env = _env(runtime)
+    assert _ctxopt("query", TASK, "--json", repo=repo, env=env).returncode == 0
+    sock = _server(runtime)
+    holder = subprocess.Popen(
+        [sys.executable, "-m", "ctxopt.launch", "pack", TASK, "--budget", "60000"],
+        cwd=repo,
+        env=env,
+        stdout=subprocess.PIPE,  # never read: the server blocks on it
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while _log_calls(sock) == 0 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        started = time.monotonic()
+        passing = _ctxopt("query", TASK, "--json", repo=repo, env=env)
+        waited = time.monotonic() - started
+        assert passing.returncode == 0, passing.stderr
+        assert json.loads(passing.stdout)
+        assert holder.poll() is None  # the server is still held
+        assert waited < 60
+    finally:
+        holder.send_signal(signal.SIGINT)
+        holder.communicate(timeout=30)
+    assert holder.returncode == 130
+    assert _served(sock) == 1  # the held call, not the one that passed by

@@ -19,10 +19,12 @@ from ctxopt.background.address import Address, server_address
 from ctxopt.background.protocol import (
     EXIT,
     INTERRUPT,
+    READY,
     STARTED,
     Lines,
     Request,
     send_request,
+    send_streams,
 )
 from ctxopt.config.environment import DB_VARIABLE, background_wanted
 
@@ -33,6 +35,7 @@ INDEX_FLAGS = frozenset({"--quiet", "-q", "--json"})
 INTERRUPTED = 130
 GRACE_SECONDS = 5.0  # after Ctrl-C, how long the server gets to end the command
 POLL_SECONDS = 0.5
+BUSY_SECONDS = 2.0  # a server that has not taken the call by then is busy: run it here
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,15 @@ class Outcome:
 
 
 def run_in_background(argv: list[str]) -> Outcome:
-    """Run `ctxopt ARGV` on the background server when one is wanted and running."""
+    """Run `ctxopt ARGV` on the background server when one is wanted, running and free;
+    anything unexpected here means the command runs in this process instead."""
+    try:
+        return _try_server(argv)
+    except Exception:  # e.g. this process's folder is gone
+        return Outcome(None)
+
+
+def _try_server(argv: list[str]) -> Outcome:
     if not argv or argv[0] not in COMMANDS or not background_wanted():
         return Outcome(None)
     if argv[0] == "index" and not _index_update(argv[1:]):
@@ -80,14 +91,22 @@ def _call(sock: socket.socket, argv: list[str]) -> int | None:
     request = Request(
         op="run", argv=tuple(argv), cwd=os.getcwd(), env=tuple(os.environ.items()), umask=umask
     )
+    lines = Lines(sock)
     try:
-        send_request(sock, request, [0, 1, 2])
-        lines = Lines(sock)
+        sock.settimeout(BUSY_SECONDS)
+        send_request(sock, request, [])
+        if lines.next() != READY:
+            return None  # declined: run it here
+    except OSError:  # busy with another call (a long update), or gone: run it here
+        return None
+    try:
+        sock.settimeout(None)
+        send_streams(sock, [0, 1, 2])
         first = lines.next()
     except OSError:
         return None
     if first != STARTED:
-        return None  # declined, or the server went away: run it here
+        return None  # declined: run it here
     return _wait(sock, lines)
 
 
@@ -132,6 +151,19 @@ def _lost() -> int:
 def start_server(address: Address, argv: list[str]) -> None:
     """Start a background server for the next calls (it outlives this process); a second
     server for the same address exits at once, so racing callers are harmless."""
+    try:
+        _spawn(address)
+    except Exception:  # no server this time; the command itself went well
+        return
+    quiet = any(flag in argv for flag in ("--quiet", "-q", "--json"))
+    if not quiet and sys.stderr.isatty():
+        sys.stderr.write(
+            "ctxopt: started a background server for the next calls "
+            "(it exits when idle; CTXOPT_BACKGROUND=0 turns it off)\n"
+        )
+
+
+def _spawn(address: Address) -> None:
     import subprocess
 
     log_fd = os.open(address.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -144,10 +176,4 @@ def start_server(address: Address, argv: list[str]) -> None:
             cwd=os.getcwd(),
             start_new_session=True,
             close_fds=True,
-        )
-    quiet = any(flag in argv for flag in ("--quiet", "-q", "--json"))
-    if not quiet and sys.stderr.isatty():
-        sys.stderr.write(
-            "ctxopt: started a background server for the next calls "
-            "(it exits when idle; CTXOPT_BACKGROUND=0 turns it off)\n"
         )

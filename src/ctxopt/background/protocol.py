@@ -1,9 +1,12 @@
 """The messages between a `ctxopt` process and its background server, over a Unix socket.
 
-A call: one length-prefixed JSON request, sent with the caller's stdin, stdout and stderr
-attached (SCM_RIGHTS).  The server answers `started` when it takes the call or `declined`
-when the caller should run the command itself; after `started`, the caller may send
-`interrupt` (Ctrl-C) and the server ends with `exit CODE`.  Lines are ASCII.
+A call: one length-prefixed JSON request.  When the server takes it up it answers `ready`,
+and only then does the caller send its stdin, stdout and stderr (one byte with the three
+descriptors attached, SCM_RIGHTS): descriptors sent earlier would wait in the socket of a
+busy server, keeping the caller's pipes open after the caller gave up and ran the command
+itself.  The server answers `started`, or `declined` when the caller should run the command
+itself; after `started`, the caller may send `interrupt` (Ctrl-C) and the server ends with
+`exit CODE`.  Lines are ASCII.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import socket
 import struct
 from dataclasses import dataclass
 
+READY = b"ready"
 STARTED = b"started"
 DECLINED = b"declined"
 INTERRUPT = b"interrupt"
@@ -77,6 +81,18 @@ def receive_request(sock: socket.socket) -> tuple[Request, list[int]]:
             raise ValueError("the request ended early")
         data += more
     return Request.decode(data[HEADER.size : HEADER.size + size]), list(fds)
+
+
+def send_streams(sock: socket.socket, fds: list[int]) -> None:
+    """The caller's descriptors, once the server is ready for them."""
+    socket.send_fds(sock, [b"F"], fds)
+
+
+def take_streams(sock: socket.socket) -> list[int]:
+    """Ask the caller for its descriptors and take them ([] when it is gone)."""
+    sock.sendall(READY + b"\n")
+    _, fds, _, _ = socket.recv_fds(sock, 1, 3)
+    return list(fds)
 
 
 class Lines:

@@ -30,7 +30,14 @@ from ctxopt.background.borrowed import (
     flush_output,
 )
 from ctxopt.background.interrupts import Interrupts
-from ctxopt.background.protocol import DECLINED, EXIT, STARTED, Request, receive_request
+from ctxopt.background.protocol import (
+    DECLINED,
+    EXIT,
+    STARTED,
+    Request,
+    receive_request,
+    take_streams,
+)
 from ctxopt.background.repositories import Repositories
 from ctxopt.config.environment import background_idle_seconds
 from ctxopt.index.file_jobs import fork_server_pid
@@ -38,6 +45,7 @@ from ctxopt.mcp_server.watcher import remove_mark_folders
 
 LOG = logging.getLogger("ctxopt.background")
 TICK_SECONDS = 2.0
+HANDSHAKE_SECONDS = 10.0
 WARM_UP_TASK = "how is this repository organised"
 MAX_RESIDENT_BYTES = 1536 << 20
 
@@ -86,7 +94,7 @@ class Server:
                     return
                 continue
             with conn:
-                conn.settimeout(None)
+                conn.settimeout(HANDSHAKE_SECONDS)  # a caller that sends nothing is dropped
                 if not self._handle(conn):
                     return
             last_call = time.monotonic()
@@ -119,7 +127,11 @@ class Server:
             if request.op == "stop":
                 conn.sendall(b"stopping\n")
                 return False
-            if request.op != "run" or len(fds) != 3:
+            if request.op != "run" or fds:
+                conn.sendall(DECLINED + b"\n")
+                return True
+            fds = take_streams(conn)
+            if len(fds) != 3:
                 conn.sendall(DECLINED + b"\n")
                 return True
             self._run(conn, request, fds)
@@ -142,6 +154,7 @@ class Server:
         code = 1
         try:
             with borrowed_process(request, fds):
+                conn.settimeout(None)  # from here the caller may wait as long as the call runs
                 conn.sendall(STARTED + b"\n")
                 try:
                     with self._interrupts.watching(conn), lend(self._repositories):
