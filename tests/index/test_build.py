@@ -271,3 +271,45 @@ def test_sharded_workers_keep_every_chunk_once_as_one_worker_makes_them(tmp_path
         max(abs(x - y) for x, y in zip(p[4], q[4], strict=True)) < 1e-5
         for p, q in zip(first, second, strict=True)
     )
+
+
+def _fragment_rows(db: Path, table: str) -> list[int]:
+    dataset = lance.dataset(str(db / f"{table}.lance"))
+    return [fragment.metadata.physical_rows for fragment in dataset.get_fragments()]
+
+
+def test_only_small_fragments_are_compacted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full build's write batches stay as written (rewriting them is slow and reads no
+    faster); the small fragments updates leave are merged once there are many."""
+    from ctxopt.index import build, store
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    init_repo(repo)
+    files = {f"pkg/mod_{i}.py": f"def func_{i}(x):\n    return x + {i}\n" for i in range(60)}
+    write_files(repo, files)
+    commit_all(repo)
+    settings = load_settings(repo)
+    monkeypatch.setattr(build, "WRITE_BATCH", 6)  # ten write batches of six chunks
+    monkeypatch.setattr(store, "SMALL_FRAGMENT_ROWS", 4)  # six rows: not small
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    written = _fragment_rows(settings.db_path, "chunks")
+    assert written == [6] * 10  # more than COMPACT_FRAGMENTS, none compacted
+    limit = store.IndexWriter.COMPACT_FRAGMENTS
+    for round_ in range(2 * limit):  # each update leaves a one-row fragment
+        write_files(repo, {f"pkg/mod_{round_}.py": f"def changed_{round_}():\n    return 0\n"})
+        build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+        rows = _fragment_rows(settings.db_path, "chunks")
+        assert sum(1 for n in rows if n < 4) <= limit
+        assert sum(rows) - _deleted(settings.db_path) == 60
+    assert len(rows) < len(written) + 2 * limit  # merged at least once
+    assert chunk_paths(settings.db_path) == sorted(files)
+
+
+def _deleted(db: Path) -> int:
+    dataset = lance.dataset(str(db / "chunks.lance"))
+    return sum(fragment.metadata.physical_rows for fragment in dataset.get_fragments()) - (
+        dataset.count_rows()
+    )

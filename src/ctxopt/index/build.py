@@ -6,6 +6,7 @@ import contextlib
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -348,10 +349,17 @@ def _finish(
     for path in deleted:
         records.pop(path, None)
     target.write_meta(_new_meta(plan, dimensions))
-    if _graph_changed(plan.stored, records, plan.meta is None):
-        target.write_graph(build_graph({p: r.imports for p, r in records.items()}))
-    vector_index.ensure_at(plan.settings.db_path, rebuild=plan.meta is None)
-    target.finish(rebuild_fts=plan.meta is None, scope=scope_of(plan.settings))
+    # The graph is Python work; the vector and full-text index builds run in Lance's own
+    # threads meanwhile (about 2 s saved at 10M lines on two cores).
+    with ThreadPoolExecutor(1, thread_name_prefix="ctxopt-graph") as pool:
+        graph = None
+        if _graph_changed(plan.stored, records, plan.meta is None):
+            graph = pool.submit(build_graph, {p: r.imports for p, r in records.items()})
+        vector_index.ensure_at(plan.settings.db_path, rebuild=plan.meta is None)
+        target.update_fts(rebuild=plan.meta is None)
+        if graph is not None:
+            target.write_graph(graph.result())
+    target.commit(scope_of(plan.settings))
 
 
 def _graph_changed(before: dict[str, FileRecord], after: dict[str, FileRecord], cold: bool) -> bool:
