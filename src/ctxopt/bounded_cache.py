@@ -34,12 +34,9 @@ class BoundedCache(Generic[V]):
 
     def get(self, key: Hashable, make: Callable[[], V]) -> V:
         """The value kept for key, else make() (outside the lock), kept."""
-        with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-                self.hits += 1
-                return found
+        found = self.peek(key)
+        if found is not None:
+            return found
         made = make()
         with self._lock:
             self.misses += 1

@@ -202,17 +202,8 @@ def test_ctrl_c_ends_a_served_call_and_the_server_stays(repo: Path, runtime: Pat
     env = _env(runtime)
     assert _ctxopt("query", TASK, "--json", repo=repo, env=env).returncode == 0
     sock = _server(runtime)
-    caller = subprocess.Popen(
-        [sys.executable, "-m", "ctxopt.launch", "pack", TASK, "--budget", "60000"],
-        cwd=repo,
-        env=env,
-        stdout=subprocess.PIPE,  # never read: the pipe fills
-        stderr=subprocess.PIPE,
-    )
+    caller = _held_call(repo, env, sock)
     try:
-        deadline = time.monotonic() + 60
-        while _log_calls(sock) == 0 and time.monotonic() < deadline:
-            time.sleep(0.2)  # the server's first write is blocked once its call began
         time.sleep(1.0)
         assert caller.poll() is None, "the pack ended although its output was never read"
         caller.send_signal(signal.SIGINT)
@@ -225,6 +216,22 @@ def test_ctrl_c_ends_a_served_call_and_the_server_stays(repo: Path, runtime: Pat
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)
     assert _served(sock) == 2
+
+
+def _held_call(repo: Path, env: dict[str, str], sock: Path) -> subprocess.Popen[bytes]:
+    """A served pack whose stdout nobody reads: once its call has begun, the server is
+    blocked writing to the full pipe."""
+    caller = subprocess.Popen(
+        [sys.executable, "-m", "ctxopt.launch", "pack", TASK, "--budget", "60000"],
+        cwd=repo,
+        env=env,
+        stdout=subprocess.PIPE,  # never read: the pipe fills
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while _log_calls(sock) == 0 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return caller
 
 
 def _log_calls(sock: Path) -> int:
@@ -322,17 +329,8 @@ def test_a_busy_server_is_passed_by(repo: Path, runtime: Path) -> None:
     env = _env(runtime)
     assert _ctxopt("query", TASK, "--json", repo=repo, env=env).returncode == 0
     sock = _server(runtime)
-    holder = subprocess.Popen(
-        [sys.executable, "-m", "ctxopt.launch", "pack", TASK, "--budget", "60000"],
-        cwd=repo,
-        env=env,
-        stdout=subprocess.PIPE,  # never read: the server blocks on it
-        stderr=subprocess.PIPE,
-    )
+    holder = _held_call(repo, env, sock)
     try:
-        deadline = time.monotonic() + 60
-        while _log_calls(sock) == 0 and time.monotonic() < deadline:
-            time.sleep(0.2)
         started = time.monotonic()
         passing = _ctxopt("query", TASK, "--json", repo=repo, env=env)
         waited = time.monotonic() - started

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ctxopt.app.refresh import Notify, refresh_index
-from ctxopt.app.warm import warm_call
+from ctxopt.app.refresh import Notify
+from ctxopt.app.warm import refreshed_index
 from ctxopt.config.settings import Settings
 from ctxopt.discover.changes import ChangeRequest, read_change
 from ctxopt.index.store import IndexReader
@@ -35,19 +35,13 @@ def refresh_then_pack(
     """
     check_options(settings, options)
     diff = read_change(settings.root, change) if change is not None else None
-    with warm_call(settings, reader, known_fresh) as warm:
-        freshness, reader = refresh_index(
-            settings,
-            refresh=refresh,
-            notify=notify,
-            reader=warm.reader,
-            known_fresh=warm.known_fresh,
-        )
-        warm.left_stale = freshness.left_stale
+    with refreshed_index(
+        settings, refresh=refresh, notify=notify, reader=reader, known_fresh=known_fresh
+    ) as (freshness, current):
         if diff is not None:
             options = replace(
-                options, extra_hits=touched_chunks(reader, diff.ranges), preface=diff_preface(diff)
+                options, extra_hits=touched_chunks(current, diff.ranges), preface=diff_preface(diff)
             )
         text, query_options = pack_query(options)
-        query = search(settings, text, query_options, reader=reader)
-        return pack_query_result(settings, options, query, reader, stale=freshness.left_stale)
+        query = search(settings, text, query_options, reader=current)
+        return pack_query_result(settings, options, query, current, stale=freshness.left_stale)

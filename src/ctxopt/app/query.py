@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ctxopt.app.refresh import Freshness, Notify, refresh_index
-from ctxopt.app.warm import warm_call
+from ctxopt.app.refresh import Freshness, Notify
+from ctxopt.app.warm import refreshed_index
 from ctxopt.config.settings import Settings
 from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.search import QueryOptions, search
@@ -26,16 +26,10 @@ def refresh_then_query(
     """Re-index changed files (unless refresh is False), then rank the chunks for the task;
     the secrets of the ranked chunks are redacted unless settings.allow_secrets.  reader:
     an open reader of the last committed index to reuse; known_fresh: see `refresh_index`."""
-    with warm_call(settings, reader, known_fresh) as warm:
-        freshness, reader = refresh_index(
-            settings,
-            refresh=refresh,
-            notify=notify,
-            reader=warm.reader,
-            known_fresh=warm.known_fresh,
-        )
-        warm.left_stale = freshness.left_stale
-        result = search(settings, task, options, reader=reader)
+    with refreshed_index(
+        settings, refresh=refresh, notify=notify, reader=reader, known_fresh=known_fresh
+    ) as (freshness, current):
+        result = search(settings, task, options, reader=current)
     if not settings.allow_secrets:
         result = replace(result, results=tuple(redacted_hits(result.results)))
     return result, freshness

@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol
 
+from ctxopt.app.refresh import Freshness, Notify, refresh_index
 from ctxopt.config.settings import Settings
 from ctxopt.index.store import IndexReader
 
@@ -60,3 +61,26 @@ def warm_call(
         return
     with source.call(settings) as call:
         yield call
+
+
+@contextmanager
+def refreshed_index(
+    settings: Settings,
+    *,
+    refresh: bool,
+    notify: Notify | None,
+    reader: IndexReader | None,
+    known_fresh: bool,
+) -> Iterator[tuple[Freshness, IndexReader]]:
+    """`refresh_index` with the call's warm state (see `warm_call`); the block runs the
+    call's work on the reader it yields."""
+    with warm_call(settings, reader, known_fresh) as warm:
+        freshness, current = refresh_index(
+            settings,
+            refresh=refresh,
+            notify=notify,
+            reader=warm.reader,
+            known_fresh=warm.known_fresh,
+        )
+        warm.left_stale = freshness.left_stale
+        yield freshness, current
