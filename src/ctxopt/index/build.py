@@ -379,7 +379,10 @@ def _import_soon(module: str) -> None:
         with contextlib.suppress(Exception):
             importlib.import_module(module)
 
-    threading.Thread(target=load, name=f"import-{module}", daemon=True).start()
+    # Not a daemon: a run stopped by Ctrl-C meanwhile waits for the import to end before the
+    # interpreter finalizes; a daemon thread still inside the native code of lancedb's import
+    # would be unwound there and abort the process ("FATAL: exception not rethrown").
+    threading.Thread(target=load, name=f"import-{module}", daemon=False).start()
 
 
 def _note_file(done: ProcessedFile, counters: Counter[str], warnings: list[str]) -> None:
