@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import re
 
+# How every prompt ctxopt renders begins (its first lines, in every format): the words say
+# what the reader gets, and indexing knows its own output by them (a prompt saved inside the
+# repository is skipped as generated, not indexed as more copies of the code).
+PROMPT_HEADER_START = "Context for this task: a selected subset of the repository"
+
 
 def plural(count: int, noun: str) -> str:
     """The count with thousands separators and the noun, with an "s" unless the count is one:

@@ -171,3 +171,24 @@ def test_summary_compares_the_pack_with_the_repository(
     small = cli("pack", "alpha", "--path", str(tiny), "--budget", "2000")
     assert small.code == 0, small.err
     assert "less than the prompt" in small.err and "0.0% smaller" not in small.err
+
+
+def test_a_prompt_saved_in_the_repository_is_not_indexed(tmp_path: Path, cli: CliRunner) -> None:
+    """`ctxopt pack > prompt.md` inside the repository: the next index skips the saved
+    prompts (every format) as generated instead of indexing copies of the code."""
+    repo = sample_repo(tmp_path)
+    assert cli("index", str(repo), "--quiet").code == 0
+    task = "how are items reserved in the inventory"
+    for name, fmt in (("prompt.md", "markdown"), ("prompt.xml", "xml"), ("prompt.txt", "plain")):
+        made = cli("pack", task, "--path", str(repo), "--format", fmt, "-o", str(repo / name))
+        assert made.code == 0, made.err
+        assert (repo / name).stat().st_size > 1000
+    stats = cli("index", str(repo), "--json")
+    assert stats.code == 0, stats.err
+    figures = stats.json()
+    assert isinstance(figures, dict)
+    assert figures["added"] == 0
+    assert figures["skipped"].get("generated", 0) >= 3
+    hits = cli("query", task, "--path", str(repo), "--json", "--top", "50").json()
+    assert isinstance(hits, list)
+    assert not [hit["file"] for hit in hits if hit["file"].startswith("prompt.")]

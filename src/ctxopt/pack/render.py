@@ -10,7 +10,7 @@ from ctxopt.languages import by_name
 from ctxopt.pack.labels import chunk_place, entry_label, shown_name
 from ctxopt.pack.xml_text import xml_cdata, xml_comment, xml_escape
 from ctxopt.types import Choice, Chunk, Fidelity
-from ctxopt.wording import shown_path
+from ctxopt.wording import PROMPT_HEADER_START, shown_path
 
 FORMATS = ("markdown", "xml", "plain")
 
@@ -128,7 +128,7 @@ def run_label(run: Sequence[Choice]) -> str:
 
 def header_text(data: RenderInput) -> str:
     return (
-        f"Context for this task: a selected subset of the repository `{data.repo_name}` "
+        f"{PROMPT_HEADER_START} `{data.repo_name}` "
         f"({data.shown_files} of {data.total_files} files), chosen by ctxopt from "
         f"{data.repo_tokens:,} tokens of code. It is not the entire codebase."
     )
