@@ -14,6 +14,7 @@ STAGES: tuple[str, ...] = (
     "errors",
     "bounded_cache",
     "token_tables",
+    "token_counter",
     "tokens",
     "wording",
     "terms",

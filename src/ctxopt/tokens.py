@@ -1,4 +1,5 @@
-"""Token counting with one cl100k tokenizer, loaded lazily and offline."""
+"""Token counting in cl100k, loaded lazily and offline: tiktoken's counts, through the faster
+exact counter of token_counter when its wheel loads."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ctxopt.bounded_cache import BoundedCache
+from ctxopt.token_counter import fast_counter
 from ctxopt.token_tables import cached_encoding, user_tables
 
 if TYPE_CHECKING:
@@ -48,18 +50,24 @@ def count(text: str) -> int:
 
 
 def _encoded_length(text: str) -> int:
+    fast = fast_counter()
+    if fast is not None:
+        return fast(text)
     return len(encoding().encode_ordinary(text))  # = encode(text, disallowed_special=())
 
 
 def count_many(texts: list[str]) -> list[int]:
-    """Exact counts for many texts, batched across threads (texts counted lately are not
-    counted again)."""
+    """Exact counts for many texts (texts counted lately are not counted again)."""
     if not texts:
         return []
     known = [_RECENT.peek(text) if len(text) >= MEMO_CHARS else None for text in texts]
     missing = [text for text, found in zip(texts, known, strict=True) if found is None]
-    enc = encoding()
-    counted = iter([len(ids) for ids in enc.encode_ordinary_batch(missing, num_threads=2)])
+    fast = fast_counter()
+    if fast is not None:  # faster on one thread than tiktoken's batch on two
+        counted = iter(list(map(fast, missing)))
+    else:
+        batch = encoding().encode_ordinary_batch(missing, num_threads=2)
+        counted = iter([len(ids) for ids in batch])
     return [found if found is not None else next(counted) for found in known]
 
 
