@@ -54,4 +54,4 @@ def test_explain_accounts_for_a_capped_file_whose_better_chunk_displaced_a_weake
     for h in hits:  # every candidate scored above the last entry shown is packed or listed
         if h.score >= report.floor:
             assert h.chunk.id in chosen or h.chunk.id in listed, h.chunk.name
-    assert listed["a.py:s1"] is DropReason.PER_FILE_CAP
+    assert listed["a.py:s1"] is DropReason.DISPLACED

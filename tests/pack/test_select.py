@@ -1,7 +1,7 @@
 from dataclasses import replace
 
 from ctxopt.pack.duplicates import near_duplicates
-from ctxopt.pack.select import SelectOptions, select
+from ctxopt.pack.select import FILE_HEADER, SelectOptions, select
 from ctxopt.types import (
     Chunk,
     ChunkKind,
@@ -232,7 +232,7 @@ def test_a_displaced_chunk_is_dropped_for_the_cap_and_a_swap_that_cannot_fit_is_
         [big, *small], SelectOptions(budget=454, max_chunks_per_file=2, displace=True), fake_render
     )
     reasons = {d.hit.chunk.name: d.reason for d in fits.dropped}
-    assert reasons["s1"] is DropReason.PER_FILE_CAP
+    assert reasons["s1"] is DropReason.DISPLACED
     tight = select(
         [big, *small], SelectOptions(budget=300, max_chunks_per_file=2, displace=True), fake_render
     )
@@ -260,3 +260,29 @@ def test_without_path_entries_no_entry_spends_tokens_without_showing_code() -> N
     assert {d.reason for d in strict.dropped} <= {DropReason.NO_ROOM, DropReason.BUDGET_FULL}
     no_room = Dropped(hits[1], DropReason.NO_ROOM)
     assert no_room.text == "no room left even for its shortest form"
+
+
+def test_a_capped_file_gives_up_as_many_weaker_entries_as_its_better_chunk_needs() -> None:
+    # three cheap entries fill a.py's cap; the better chunk needs the room of two of them
+    small = [hit("a.py", f"s{i}", 0.58 - 0.01 * i, 20) for i in range(3)]
+    better = hit("a.py", "better", 0.6, 65)
+    budget = FILE_HEADER + 3 * 20 + 30
+    options = SelectOptions(budget=budget, max_chunks_per_file=3, displace=True)
+    selection = select([better, *small], options, fake_render)
+    assert sorted(c.hit.chunk.name for c in selection.chosen) == ["better", "s0"]
+    reasons = {d.hit.chunk.name: d.reason for d in selection.dropped}
+    assert reasons == {"s1": DropReason.DISPLACED, "s2": DropReason.DISPLACED}
+    assert selection.spent == sum(c.tokens for c in selection.chosen) <= budget
+    kept = select([better, *small], replace(options, displace=False), fake_render)
+    assert sorted(c.hit.chunk.name for c in kept.chosen) == ["s0", "s1", "s2"]
+
+
+def test_no_weaker_entry_makes_way_for_a_chunk_that_still_would_not_fit() -> None:
+    small = [hit("a.py", f"s{i}", 0.58 - 0.01 * i, 20) for i in range(3)]
+    better = hit("a.py", "better", 0.6, 500)  # more than all three free, and no excerpt
+    options = SelectOptions(budget=FILE_HEADER + 3 * 20 + 30, max_chunks_per_file=3, displace=True)
+    selection = select([better, *small], options, fake_render)
+    assert sorted(c.hit.chunk.name for c in selection.chosen) == ["s0", "s1", "s2"]
+    assert {d.hit.chunk.name: d.reason for d in selection.dropped} == {
+        "better": DropReason.PER_FILE_CAP
+    }

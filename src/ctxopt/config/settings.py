@@ -43,7 +43,7 @@ class Settings:
     compression: str = "light"  # none | light | medium | aggressive
     format: str = "markdown"  # markdown | xml | plain
     max_chunks_per_file: int = 8
-    displace_capped: bool = False  # a capped file's better chunk takes its weakest one's place
+    displace_capped: bool = True  # a capped file's better chunk takes weaker ones' place
     path_entries: bool = True  # a chunk with no room for code may still be listed by its path
     top_k: int = 10
     weights: tuple[tuple[str, float], ...] = ()  # retrieval weight overrides, sorted by name

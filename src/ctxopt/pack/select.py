@@ -94,7 +94,7 @@ def excerpt_lines(hit: ScoredChunk) -> tuple[int, int] | None:
 class SelectOptions:
     budget: int  # tokens available for chunk entries
     max_chunks_per_file: int = 3
-    displace: bool = False  # a capped file's better chunk takes the place of its weakest one
+    displace: bool = False  # a capped file's better chunk takes weaker ones' place (make_way)
     path_entries: bool = True  # an entry may step down to its bare path (it shows no code)
     named_files: frozenset[str] = frozenset()
     start_fidelity: Fidelity = Fidelity.FULL
@@ -144,6 +144,17 @@ def floor_cost(chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None =
     if fidelity == Fidelity.SIGNATURE:
         return len(chunk.signature) // 5 + MIN_ENTRY
     return MIN_ENTRY
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """What a trial exchange may change, to undo it."""
+
+    spent: int
+    per_file: Counter[str]
+    headers: set[str]
+    chosen: list[Choice]
+    dropped: int  # how many drops were listed
 
 
 class _Budget:
@@ -202,30 +213,47 @@ class _Budget:
             self.dropped.append(Dropped(hit, DropReason.NO_ROOM))
         return False
 
-    def displace(self, hit: ScoredChunk) -> bool:
-        """Put a hit of a capped file in place of that file's lowest-scored displaceable
-        entry when it scores higher and fits, at no lower fidelity; the displaced entry is
-        then dropped for the cap.  False (and nothing changed) when there is no such swap."""
+    def make_way(self, hit: ScoredChunk) -> bool:
+        """Let in a hit its file's cap turned away in place of that file's lowest-scored
+        entries picked for their score, as few as it takes, when each scores below it and it
+        then goes in showing as much: in full or as its excerpt for entries shown in full,
+        else at no lower fidelity than the best of them.  The entries taken out are dropped
+        as displaced.  False, and nothing changed, when no such exchange exists."""
         path = hit.chunk.path
-        entries = [c for c in self.chosen if c.hit.chunk.path == path and c.why in DISPLACEABLE]
-        if not entries:
-            return False
-        victim = min(entries, key=lambda c: (c.hit.score, -c.hit.chunk.start_line))
-        if victim.hit.score >= hit.score:
-            return False
-        saved = (
+        weaker = sorted(
+            (
+                c
+                for c in self.chosen
+                if c.hit.chunk.path == path and c.why in DISPLACEABLE and c.hit.score < hit.score
+            ),
+            key=lambda c: (c.hit.score, -c.hit.chunk.start_line),
+        )
+        room = self.options.budget - self.spent
+        for count in range(1, len(weaker) + 1):
+            taken = weaker[:count]
+            floor = _replacement_floor(taken)
+            room += taken[-1].tokens
+            if room < min(floor_cost(hit.chunk, f, excerpt_lines(hit)) for f in _down_to(floor)):
+                continue  # not even its cheapest allowed form fits in what they free
+            saved = self._snapshot()
+            for entry in taken:  # by chunk: an heir of a file's header is a new entry
+                self._remove(next(c for c in self.chosen if c.hit.chunk.id == entry.hit.chunk.id))
+            if not self.capped(hit) and self.try_add(hit, PickReason.SCORE, floor, note=False):
+                self.dropped.extend(Dropped(c.hit, DropReason.DISPLACED) for c in taken)
+                return True
+            self._restore(saved)
+        return False
+
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(
             self.spent, Counter(self.per_file), set(self.headers), list(self.chosen),
             len(self.dropped),
         )  # fmt: skip
-        self._remove(victim)
-        if self.try_add(hit, PickReason.SCORE, victim.fidelity, note=False):
-            self.dropped.append(
-                Dropped(victim.hit, DropReason.PER_FILE_CAP, self.options.max_chunks_per_file)
-            )
-            return True
-        self.spent, self.per_file, self.headers, self.chosen, kept = saved
-        del self.dropped[kept:]
-        return False
+
+    def _restore(self, saved: _Snapshot) -> None:
+        self.spent, self.per_file, self.headers = saved.spent, saved.per_file, saved.headers
+        self.chosen = saved.chosen
+        del self.dropped[saved.dropped :]
 
     def _remove(self, entry: Choice) -> None:
         """Take an entry out; when it paid its file's header the file's next entry pays it."""
@@ -260,6 +288,18 @@ class _Budget:
         return StepReason.LONG_LEAD
 
 
+def _replacement_floor(taken: Sequence[Choice]) -> Fidelity:
+    """The lowest fidelity a hit may take in place of entries: their best, but an excerpt
+    may stand in for entries shown in full (it shows the lines of a better chunk)."""
+    best = min(FIDELITY_ORDER.index(c.fidelity) for c in taken)
+    return FIDELITY_ORDER[max(best, FIDELITY_ORDER.index(Fidelity.EXCERPT))]
+
+
+def _down_to(lowest: Fidelity) -> tuple[Fidelity, ...]:
+    """The fidelities from full down to lowest."""
+    return FIDELITY_ORDER[: FIDELITY_ORDER.index(lowest) + 1]
+
+
 def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) -> Selection:
     """Fill the budget: mandatory chunks, used types, then the rest by priority."""
     duplicates = near_duplicates(hits)
@@ -287,15 +327,13 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     for best in _by_priority(pending, state, position):
         if state.spent + MIN_ENTRY > options.budget:
             state.dropped.append(Dropped(best, DropReason.BUDGET_FULL))
-            continue
-        if state.capped(best):
-            if options.displace and state.displace(best):
-                continue
-            state.dropped.append(
-                Dropped(best, DropReason.PER_FILE_CAP, options.max_chunks_per_file)
-            )
-            continue
-        state.try_add(best, PickReason.SCORE)
+        elif state.capped(best):
+            if not (options.displace and state.make_way(best)):
+                state.dropped.append(
+                    Dropped(best, DropReason.PER_FILE_CAP, options.max_chunks_per_file)
+                )
+        else:
+            state.try_add(best, PickReason.SCORE)
     _fill_leftover(state, position)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
 
@@ -393,8 +431,10 @@ def _by_priority(
 
 
 def _fill_leftover(state: _Budget, position: dict[str, int]) -> None:
-    """Room left after every file had its share: more chunks of capped files, in full only."""
-    capped = [d.hit for d in state.dropped if d.reason is DropReason.PER_FILE_CAP]
+    """Room left after every file had its share: more chunks of capped files (those held
+    back by the cap, or that made way for a better chunk of theirs), in full only."""
+    held_back = (DropReason.PER_FILE_CAP, DropReason.DISPLACED)
+    capped = [d.hit for d in state.dropped if d.reason in held_back]
     capped.sort(key=lambda h: (-h.score, position[h.chunk.id]))
     for hit in capped:
         if state.spent + MIN_ENTRY > state.options.budget:

@@ -92,6 +92,7 @@ class DropReason(str, Enum):
     # its declaration line)
     BUDGET_FULL = "budget_full"  # turned away for want of room
     PER_FILE_CAP = "per_file_cap"  # its file already has the most chunks allowed
+    DISPLACED = "displaced"  # it made way for a higher-scored chunk of its file
     FITTING = "fitting"  # removed to keep the rendered prompt within the budget
     LOW_CONFIDENCE = "low_confidence"  # the task matched too little: only what it names goes in
 
@@ -146,6 +147,7 @@ _DROP_TEXT = {
     DropReason.NO_ROOM: "no room left even for its shortest form",
     DropReason.BUDGET_FULL: "the budget is full",
     DropReason.PER_FILE_CAP: "already {limit} chunks from its file",
+    DropReason.DISPLACED: "made way for a higher-scored chunk of its file",
     DropReason.FITTING: "dropped to keep the rendered prompt within the budget",
     DropReason.LOW_CONFIDENCE: "the task matched too little code; only what it names is packed",
 }
