@@ -12,6 +12,7 @@ from pathlib import Path
 STAGES: tuple[str, ...] = (
     "types",
     "errors",
+    "interrupts",
     "bounded_cache",
     "token_tables",
     "token_counter",

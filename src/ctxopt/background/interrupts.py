@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
+from ctxopt import interrupts
 from ctxopt.background.protocol import INTERRUPT, Lines
 
 
@@ -27,6 +28,7 @@ class Interrupts:
         with self._lock:
             armed = self._armed
         if armed:
+            interrupts.note()
             raise KeyboardInterrupt
 
     @contextlib.contextmanager

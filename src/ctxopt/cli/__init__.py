@@ -9,7 +9,7 @@ from typing import Any
 import typer
 import typer.main
 
-from ctxopt import __version__
+from ctxopt import __version__, interrupts
 from ctxopt.cli.closed_stdout import OutputClosed, guard_stdout, silence_stdout
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.examples import epilog
@@ -83,12 +83,15 @@ def main() -> None:
     """Entry point: expected errors become one line on stderr and a non-zero exit; a reader
     that closes stdout early ends the run silently with exit 0; bare `ctxopt` is `--help`."""
     guard_stdout()
+    interrupts.install()
+    before = interrupts.count()
     try:
         code = _run(sys.argv[1:] or ["--help"])
     except OutputClosed:
         silence_stdout()
         sys.exit(0)
     except CtxoptError as exc:
+        _exit_if_interrupted(before)  # e.g. "damaged": a library's error made of Ctrl-C
         Terminal().error(str(exc))
         sys.exit(exc.exit_code)
     except typer.TyperException as exc:  # usage errors: one line, and where the help is
@@ -105,6 +108,7 @@ def main() -> None:
         Terminal().error("interrupted")
         sys.exit(130)
     except Exception as exc:  # a bug: still one line, unless debugging
+        _exit_if_interrupted(before)
         if debugging():
             raise
         Terminal().error(
@@ -120,3 +124,11 @@ def main() -> None:
 
 
 INTERRUPTED_CODE = 130
+
+
+def _exit_if_interrupted(before: int) -> None:
+    """Exit as interrupted when Ctrl-C came during the command: the error being handled is
+    then what a library made of the KeyboardInterrupt (see interrupts.py)."""
+    if interrupts.since(before):
+        Terminal().error("interrupted")
+        sys.exit(INTERRUPTED_CODE)

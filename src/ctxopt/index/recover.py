@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ctxopt import interrupts
 from ctxopt.config.paths import DbLocation
 from ctxopt.errors import CtxoptError, IndexCorruptError, StorageError
 from ctxopt.index import schema
-from ctxopt.index.commit import TABLES, IndexState, corrupt, index_state, read_commit, remove_commit
+from ctxopt.index.commit import TABLES, IndexState, index_state, read_commit, remove_commit
 from ctxopt.index.location import locate
-from ctxopt.index.store import LANCE_ERRORS, IndexReader, check_files, in_list
+from ctxopt.index.store import LANCE_ERRORS, IndexReader, check_files, damaged, in_list
 
 
 def prepare_update(db: DbLocation, *, full: bool) -> IndexState:
@@ -50,6 +51,7 @@ def roll_back(db: DbLocation) -> None:
     commit = read_commit(db)
     assert commit is not None
     location = locate(db)
+    before = interrupts.count()
     for name in TABLES:
         try:
             dataset = lance.dataset(
@@ -59,7 +61,7 @@ def roll_back(db: DbLocation) -> None:
             if dataset.latest_version != dataset.version:
                 dataset.restore()
         except LANCE_ERRORS as exc:
-            raise corrupt(db, f"the {name} table cannot be opened") from exc
+            raise damaged(db, f"the {name} table cannot be opened", before) from exc
 
 
 def _resumable(db: DbLocation) -> bool:

@@ -20,6 +20,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from ctxopt import interrupts
 from ctxopt.config.environment import LANCE, quiet_library
 from ctxopt.config.paths import DbLocation, is_object_store
 from ctxopt.errors import (
@@ -144,6 +145,7 @@ class IndexReader:
 
     def dataset(self, name: str) -> Any:
         if name not in self._datasets:
+            before = interrupts.count()
             try:
                 self._datasets[name] = self._lance.dataset(
                     self.location.uri(name),
@@ -151,14 +153,15 @@ class IndexReader:
                     storage_options=self.location.options,
                 )
             except LANCE_ERRORS as exc:
-                raise corrupt(self.db, f"the {name} table cannot be opened") from exc
+                raise damaged(self.db, f"the {name} table cannot be opened", before) from exc
         return self._datasets[name]
 
     def _rows(self, name: str) -> list[dict[str, Any]]:
+        before = interrupts.count()
         try:
             rows: list[dict[str, Any]] = self.dataset(name).to_table().to_pylist()
         except LANCE_ERRORS as exc:
-            raise corrupt(self.db, f"the {name} table cannot be read") from exc
+            raise damaged(self.db, f"the {name} table cannot be read", before) from exc
         return rows
 
     def meta(self) -> IndexMeta:
@@ -365,6 +368,14 @@ class IndexWriter:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*create_fts_index.*")
             table.create_fts_index("search", replace=True, with_position=False)
+
+
+def damaged(db: DbLocation, detail: str, before: int) -> BaseException:
+    """The error for a table Lance could not open or read: the index is damaged, unless Ctrl-C
+    came meanwhile (pyarrow reports a KeyboardInterrupt raised in a read as ArrowInvalid)."""
+    if interrupts.since(before):
+        return KeyboardInterrupt()
+    return corrupt(db, detail)
 
 
 def check_files(dataset: Any, location: IndexLocation, name: str) -> None:
