@@ -8,7 +8,7 @@ import pytest
 
 import ctxopt.cli as cli
 from ctxopt import interrupts
-from ctxopt.errors import IndexCorruptError
+from ctxopt.errors import IndexCorruptError, InterruptedRun
 
 
 def _exit_of(monkeypatch: pytest.MonkeyPatch, error: Exception, *, interrupted: bool) -> int:
@@ -44,3 +44,11 @@ def test_the_same_errors_without_ctrl_c_are_reported_as_they_are(
     assert "is damaged" in capsys.readouterr().err
     assert _exit_of(monkeypatch, ValueError("External error"), interrupted=False) == 1
     assert "internal error: ValueError" in capsys.readouterr().err
+
+
+def test_an_interrupted_run_keeps_its_account_of_the_index(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    error = InterruptedRun("interrupted: the index at x is as the last complete run left it")
+    assert _exit_of(monkeypatch, error, interrupted=True) == 130
+    assert capsys.readouterr().err.strip() == f"ctxopt: error: {error}"

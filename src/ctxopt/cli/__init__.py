@@ -15,7 +15,7 @@ from ctxopt.cli.console import Terminal
 from ctxopt.cli.examples import epilog
 from ctxopt.cli.plain_params import plain_values
 from ctxopt.config.environment import debugging
-from ctxopt.errors import CtxoptError
+from ctxopt.errors import CtxoptError, InterruptedRun
 
 # command name -> (module under ctxopt.cli, function); the order is --help's
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -91,7 +91,8 @@ def main() -> None:
         silence_stdout()
         sys.exit(0)
     except CtxoptError as exc:
-        _exit_if_interrupted(before)  # e.g. "damaged": a library's error made of Ctrl-C
+        if not isinstance(exc, InterruptedRun):  # that one already says how the run ended
+            _exit_if_interrupted(before)  # e.g. "damaged": a library's error made of Ctrl-C
         Terminal().error(str(exc))
         sys.exit(exc.exit_code)
     except typer.TyperException as exc:  # usage errors: one line, and where the help is
