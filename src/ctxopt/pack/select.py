@@ -229,11 +229,12 @@ class _Budget:
             key=lambda c: (c.hit.score, -c.hit.chunk.start_line),
         )
         room = self.options.budget - self.spent
+        lines = excerpt_lines(hit)
         for count in range(1, len(weaker) + 1):
             taken = weaker[:count]
             floor = _replacement_floor(taken)
             room += taken[-1].tokens
-            if room < min(floor_cost(hit.chunk, f, excerpt_lines(hit)) for f in _down_to(floor)):
+            if room < min(floor_cost(hit.chunk, f, lines) for f in _down_to(floor)):
                 continue  # not even its cheapest allowed form fits in what they free
             saved = self._snapshot()
             for entry in taken:  # by chunk: an heir of a file's header is a new entry
