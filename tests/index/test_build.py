@@ -172,6 +172,30 @@ def test_a_small_update_defers_the_full_text_merge_and_still_finds_and_scores_th
     assert ranking() == deferred  # what a merged index gives
 
 
+def test_lancedb_opens_the_index_and_its_full_text_search_ranks_as_ours(tmp_path: Path) -> None:
+    """The index is built with pylance alone, in LanceDB's layout: LanceDB itself lists the
+    full-text index under its own name and its search gives the chunks ours gives."""
+    import lancedb
+
+    from ctxopt.index.store import FTS_INDEX_NAME
+    from ctxopt.retrieve.candidates import CandidateSource
+
+    repo = sample_repo(tmp_path)
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+
+    table = lancedb.connect(str(settings.db_path)).open_table("chunks")
+    indices = {i.name: i for i in table.list_indices()}
+    assert "FTS" in str(indices[FTS_INDEX_NAME].index_type)
+    assert indices[FTS_INDEX_NAME].columns == ["search"]
+    query = "inventory storage"
+    theirs = table.search(query, query_type="fts").select(["path", "name"]).limit(10).to_list()
+    ours = CandidateSource(IndexReader(settings.db_path)).full_text(query, 10)
+    assert theirs
+    assert [(row["path"], row["name"]) for row in theirs] == [(c.path, c.name) for c, _ in ours]
+    assert [round(row["_score"], 4) for row in theirs] == [round(s, 4) for _, s in ours]
+
+
 def small_repo(tmp_path: Path) -> Path:
     repo = init_repo(tmp_path / "repo")
     write_files(repo, {"app.py": "def main():\n    return 1\n", "README.md": "# app\n"})

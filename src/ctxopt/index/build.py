@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -294,8 +293,6 @@ def apply_index(
     pending: list[Chunk] = []
     workers = default_workers() if workers is None else workers
     in_workers = shared_cache_dir(embedder) if workers > 1 and todo else None
-    if plan.meta is None and in_workers:
-        _import_soon("lancedb")  # the full-text build needs it; the parent is idle meanwhile
     for done in process_sharded(todo, settings.parse_timeout, workers, embed_cache=in_workers):
         _note_file(done, counters, warnings)
         record = _file_record(done, commit_times.get(done.source.path, 0))
@@ -367,22 +364,6 @@ def _graph_changed(before: dict[str, FileRecord], after: dict[str, FileRecord], 
     if cold or before.keys() != after.keys():
         return True
     return any(before[p].imports != after[p].imports for p in after)
-
-
-def _import_soon(module: str) -> None:
-    """Import a module on a background thread (its import takes seconds, mostly waiting on
-    the file system and the interpreter); a failure shows later where it is used."""
-    import importlib
-    import threading
-
-    def load() -> None:
-        with contextlib.suppress(Exception):
-            importlib.import_module(module)
-
-    # Not a daemon: a run stopped by Ctrl-C meanwhile waits for the import to end before the
-    # interpreter finalizes; a daemon thread still inside the native code of lancedb's import
-    # would be unwound there and abort the process ("FATAL: exception not rethrown").
-    threading.Thread(target=load, name=f"import-{module}", daemon=False).start()
 
 
 def _note_file(done: ProcessedFile, counters: Counter[str], warnings: list[str]) -> None:
