@@ -238,14 +238,18 @@ def _least_budget(
     return max(rendered, fixed + cost + FILE_HEADER)
 
 
+HELD_BACK_BY_THE_CAP = frozenset({DropReason.PER_FILE_CAP, DropReason.DISPLACED})
+
+
 def stop_reason(dropped: Sequence[Dropped], room_left: int) -> StopReason:
     """The limit that ended a selection, read from what it left out and why: the budget
     when something was turned away for want of room, or when no chunk held back by the
-    per-file cap would have fitted in the room left."""
+    per-file cap (turned away by it, or made way for a better chunk of its file) would have
+    fitted in the room left."""
     reasons = {d.reason for d in dropped}
     if reasons & {DropReason.BUDGET_FULL, DropReason.NO_ROOM, DropReason.FITTING}:
         return StopReason.BUDGET
-    capped = [d.hit.chunk.tokens for d in dropped if d.reason is DropReason.PER_FILE_CAP]
+    capped = [d.hit.chunk.tokens for d in dropped if d.reason in HELD_BACK_BY_THE_CAP]
     if capped:
         return StopReason.PER_FILE_CAP if min(capped) < room_left else StopReason.BUDGET
     return StopReason.CANDIDATES
