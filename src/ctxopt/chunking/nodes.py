@@ -11,7 +11,8 @@ from tree_sitter import Node
 from ctxopt.languages.nodes import BODY_KINDS, NAME_KINDS
 
 _LINE_BREAKS = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-_ODD_BREAK = re.compile("\r(?!\n)|[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# \r not before \n, or another break (a character set first: the engine skips the rest fast)
+_ODD_BREAK = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029](?:(?<!\r)|(?!\n))")
 _GENERICS = re.compile(r"<.*>|\[.*\]")
 _LEADING_ATTRS = re.compile(r"^(?:(?:@[\w.]+(?:\([^)]*\))?|#?\[[^\]]*\])\s*)+")
 _WS = re.compile(r"\s+")
