@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import lance
@@ -194,6 +197,33 @@ def test_lancedb_opens_the_index_and_its_full_text_search_ranks_as_ours(tmp_path
     assert theirs
     assert [(row["path"], row["name"]) for row in theirs] == [(c.path, c.name) for c, _ in ours]
     assert [round(row["_score"], 4) for row in theirs] == [round(s, 4) for _, s in ours]
+
+
+def test_a_cold_index_and_a_full_text_rebuild_never_import_lancedb(tmp_path: Path) -> None:
+    """Importing lancedb costs the parent 1.5 CPU s; pylance builds and rebuilds the index."""
+    repo = sample_repo(tmp_path)
+    probe = (
+        "import sys\n"
+        "from ctxopt.config.settings import load_settings\n"
+        "from ctxopt.index.build import build_index\n"
+        "from ctxopt.index.process import IN_PROCESS\n"
+        "from ctxopt.index.store import IndexWriter\n"
+        "from helpers import HashEmbedder\n"
+        "settings = load_settings(sys.argv[1])\n"
+        "stats = build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)\n"
+        "IndexWriter(settings.db_path, HashEmbedder.dimensions).update_fts(rebuild=True)\n"
+        "print(stats.chunks, 'lancedb' in sys.modules)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(repo)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    chunks, imported = done.stdout.split()
+    assert int(chunks) > 0 and imported == "False"
 
 
 def small_repo(tmp_path: Path) -> Path:
