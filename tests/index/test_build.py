@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import lance
@@ -15,7 +12,15 @@ from ctxopt.errors import IndexMismatchError
 from ctxopt.index.build import build_index
 from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader, ignore_self
-from helpers import HashEmbedder, commit_all, git, init_repo, sample_repo, write_files
+from helpers import (
+    HashEmbedder,
+    commit_all,
+    git,
+    init_repo,
+    run_in_fresh_python,
+    sample_repo,
+    write_files,
+)
 
 
 def chunk_paths(db: Path) -> list[str]:
@@ -202,28 +207,21 @@ def test_lancedb_opens_the_index_and_its_full_text_search_ranks_as_ours(tmp_path
 def test_a_cold_index_and_a_full_text_rebuild_never_import_lancedb(tmp_path: Path) -> None:
     """Importing lancedb costs the parent 1.5 CPU s; pylance builds and rebuilds the index."""
     repo = sample_repo(tmp_path)
-    probe = (
-        "import sys\n"
+    code = (
+        f"import sys\nsys.path.insert(0, {str(Path(__file__).parents[1])!r})\n"
         "from ctxopt.config.settings import load_settings\n"
         "from ctxopt.index.build import build_index\n"
         "from ctxopt.index.process import IN_PROCESS\n"
         "from ctxopt.index.store import IndexWriter\n"
         "from helpers import HashEmbedder\n"
-        "settings = load_settings(sys.argv[1])\n"
+        f"settings = load_settings({str(repo)!r})\n"
         "stats = build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)\n"
         "IndexWriter(settings.db_path, HashEmbedder.dimensions).update_fts(rebuild=True)\n"
-        "print(stats.chunks, 'lancedb' in sys.modules)\n"
+        "print(stats.chunks)\n"
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    done = subprocess.run(
-        [sys.executable, "-c", probe, str(repo)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
-    chunks, imported = done.stdout.split()
-    assert int(chunks) > 0 and imported == "False"
+    out, heavy = run_in_fresh_python(code)
+    assert int(out) > 0
+    assert heavy == []
 
 
 def small_repo(tmp_path: Path) -> Path:
