@@ -16,8 +16,10 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,6 +55,17 @@ def make_repo(root: Path) -> Path:
     write_files(repo, {f"pkg{i % 12}/mod_{i}.py": module(i) for i in range(FILES)})
     commit_all(repo, "initial")
     return repo
+
+
+@pytest.fixture(autouse=True)
+def killed_runs_temp(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A temp folder for the killed runs: what a SIGKILLed run leaves there (its worker pool's
+    pymp-* folder) goes with it, not into the machine's /tmp.  Short, under the system temp
+    folder, so the fork server's socket path stays within the Unix limit."""
+    folder = Path(tempfile.mkdtemp(prefix="ck-"))
+    monkeypatch.setenv("TMPDIR", str(folder))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def start(repo: Path, *args: str) -> subprocess.Popen[str]:
