@@ -30,6 +30,7 @@ from ctxopt.retrieve.search import QueryOptions
 from ctxopt.secrets import redact_text
 from ctxopt.secrets.chunks import redacted_hits, shown_secrets
 from ctxopt.types import (
+    HELD_BACK_BY_THE_CAP,
     Choice,
     Dropped,
     DropReason,
@@ -236,9 +237,6 @@ def _least_budget(
     entry = Choice(best, Fidelity.STUB, content, cost, PickReason.SCORE)
     rendered = count_tokens(render(render_data(base, [entry], "relevance", ""), fmt))
     return max(rendered, fixed + cost + FILE_HEADER)
-
-
-HELD_BACK_BY_THE_CAP = frozenset({DropReason.PER_FILE_CAP, DropReason.DISPLACED})
 
 
 def stop_reason(dropped: Sequence[Dropped], room_left: int) -> StopReason:

@@ -19,6 +19,7 @@ from ctxopt.languages.naming import is_test_path
 from ctxopt.pack.duplicates import near_duplicates
 from ctxopt.retrieve.companions import companion_tests
 from ctxopt.types import (
+    HELD_BACK_BY_THE_CAP,
     Choice,
     Chunk,
     ChunkKind,
@@ -434,8 +435,7 @@ def _by_priority(
 def _fill_leftover(state: _Budget, position: dict[str, int]) -> None:
     """Room left after every file had its share: more chunks of capped files (those held
     back by the cap, or that made way for a better chunk of theirs), in full only."""
-    held_back = (DropReason.PER_FILE_CAP, DropReason.DISPLACED)
-    capped = [d.hit for d in state.dropped if d.reason in held_back]
+    capped = [d.hit for d in state.dropped if d.reason in HELD_BACK_BY_THE_CAP]
     capped.sort(key=lambda h: (-h.score, position[h.chunk.id]))
     for hit in capped:
         if state.spent + MIN_ENTRY > state.options.budget:

@@ -9,6 +9,7 @@ modules import one another directly, never this package, so there is no cycle.
 from ctxopt.types.index import FileRecord, IndexMeta, IndexStats, RefreshPlan
 from ctxopt.types.llm import ModelInfo, Recommendation, Tier
 from ctxopt.types.pack import (
+    HELD_BACK_BY_THE_CAP,
     Choice,
     Dropped,
     DropReason,
@@ -31,6 +32,7 @@ from ctxopt.types.source import (
 )
 
 __all__ = [
+    "HELD_BACK_BY_THE_CAP",
     "Choice",
     "Chunk",
     "ChunkKind",

@@ -97,6 +97,11 @@ class DropReason(str, Enum):
     LOW_CONFIDENCE = "low_confidence"  # the task matched too little: only what it names goes in
 
 
+# Chunks the per-file cap kept out: turned away by it, or taken out to make way for a
+# higher-scored chunk of their file.  Room left after the budget walk lets them back in.
+HELD_BACK_BY_THE_CAP = frozenset({DropReason.PER_FILE_CAP, DropReason.DISPLACED})
+
+
 class StopReason(str, Enum):
     """What ended a pack's selection."""
 
