@@ -11,8 +11,8 @@ from pathlib import Path
 # so a new stage has to be placed in the order before it can be imported.
 STAGES: tuple[str, ...] = (
     "types",
-    "errors",
     "interrupts",
+    "errors",
     "bounded_cache",
     "token_tables",
     "token_counter",

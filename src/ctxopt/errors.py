@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ctxopt.interrupts import INTERRUPTED_EXIT_CODE
+
 
 class CtxoptError(Exception):
     """An expected failure with a message a user can act on."""
@@ -44,7 +46,7 @@ class IndexBusyError(CtxoptError):
 class InterruptedRun(CtxoptError):
     """Ctrl-C during a run; the message says what state the index was left in."""
 
-    exit_code = 130
+    exit_code = INTERRUPTED_EXIT_CODE
 
 
 class StorageError(CtxoptError):

@@ -11,6 +11,12 @@ import sys
 
 
 def main() -> None:
+    from ctxopt.interrupts import run_process
+
+    run_process(_launch)
+
+
+def _launch() -> None:
     from ctxopt.background.client import run_in_background, start_server
 
     argv = sys.argv[1:]

@@ -28,7 +28,7 @@ def many_files(root: Path, count: int = 200) -> Path:
 
 
 def test_ctrl_c_exits_130_with_the_index_state(tmp_path: Path, cli: CliRunner) -> None:
-    repo = many_files(tmp_path)
+    repo = many_files(tmp_path, 3000)  # about 1.5 s of work after the lock: Ctrl-C lands in it
     run = subprocess.Popen(
         [sys.executable, "-m", "ctxopt.cli", "index", str(repo)],
         stdout=subprocess.PIPE,

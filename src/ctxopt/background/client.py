@@ -27,12 +27,12 @@ from ctxopt.background.protocol import (
     send_streams,
 )
 from ctxopt.config.environment import DB_VARIABLE, background_wanted
+from ctxopt.interrupts import INTERRUPTED_EXIT_CODE
 
 COMMANDS = ("query", "pack", "index")
 # `ctxopt index` goes to the server only as an update of an index built before, with these
 # flags at most: a first build, --full, --watch or --wait belongs in a process of its own.
 INDEX_FLAGS = frozenset({"--quiet", "-q", "--json"})
-INTERRUPTED = 130
 GRACE_SECONDS = 5.0  # after Ctrl-C, how long the server gets to end the command
 POLL_SECONDS = 0.5
 BUSY_SECONDS = 2.0  # a server that has not taken the call by then is busy: run it here
@@ -131,12 +131,12 @@ def _wait(sock: socket.socket, lines: Lines) -> int:
                 line = lines.next()
             except TimeoutError:
                 if interrupted_at is not None and time.monotonic() - interrupted_at > GRACE_SECONDS:
-                    return INTERRUPTED
+                    return INTERRUPTED_EXIT_CODE
                 continue
             except (KeyboardInterrupt, OSError):
-                return INTERRUPTED if interrupted_at is not None else _lost()
+                return INTERRUPTED_EXIT_CODE if interrupted_at is not None else _lost()
             if line is None:
-                return INTERRUPTED if interrupted_at is not None else _lost()
+                return INTERRUPTED_EXIT_CODE if interrupted_at is not None else _lost()
             if line.startswith(EXIT + b" "):
                 return int(line[len(EXIT) + 1 :])
     finally:

@@ -41,6 +41,7 @@ from ctxopt.background.protocol import (
 from ctxopt.background.repositories import Repositories
 from ctxopt.config.environment import background_idle_seconds
 from ctxopt.index.file_jobs import fork_server_pid
+from ctxopt.interrupts import INTERRUPTED_EXIT_CODE
 from ctxopt.mcp_server.watcher import remove_mark_folders
 
 LOG = logging.getLogger("ctxopt.background")
@@ -163,13 +164,13 @@ class Server:
                         finally:
                             flush_output()
                 except KeyboardInterrupt:
-                    code = 130
+                    code = INTERRUPTED_EXIT_CODE
         except CannotTakeOver as exc:  # e.g. the caller's folder is gone: it runs the command
             LOG.info("declined: %s", exc)
             conn.sendall(DECLINED + b"\n")
             return
         except KeyboardInterrupt:  # one that landed as the command ended
-            code = 130
+            code = INTERRUPTED_EXIT_CODE
         self.served += 1
         LOG.info("%s: exit %d in %.3f s", command, code, time.monotonic() - started)
         conn.sendall(EXIT + b" %d\n" % code)
@@ -202,7 +203,7 @@ def run_command() -> int:
         return _exit_code(exc.code)
     except KeyboardInterrupt:
         sys.stderr.write("ctxopt: interrupted\n")
-        return 130
+        return INTERRUPTED_EXIT_CODE
     return 0
 
 

@@ -16,6 +16,7 @@ from ctxopt.cli.examples import epilog
 from ctxopt.cli.plain_params import plain_values
 from ctxopt.config.environment import debugging
 from ctxopt.errors import CtxoptError, InterruptedRun
+from ctxopt.interrupts import INTERRUPTED_EXIT_CODE
 
 # command name -> (module under ctxopt.cli, function); the order is --help's
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -104,10 +105,10 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except typer.Abort:
         Terminal().error("aborted")
-        sys.exit(130)
+        sys.exit(INTERRUPTED_EXIT_CODE)
     except KeyboardInterrupt:
         Terminal().error("interrupted")
-        sys.exit(130)
+        sys.exit(INTERRUPTED_EXIT_CODE)
     except Exception as exc:  # a bug: still one line, unless debugging
         _exit_if_interrupted(before)
         if debugging():
@@ -119,12 +120,9 @@ def main() -> None:
     # Without standalone mode typer turns Ctrl-C into a returned 130 (and typer.Exit into its
     # code) instead of raising: an ignored return value used to make an interrupted run exit 0.
     if isinstance(code, int) and code:
-        if code == INTERRUPTED_CODE:
+        if code == INTERRUPTED_EXIT_CODE:
             Terminal().error("interrupted")
         sys.exit(code)
-
-
-INTERRUPTED_CODE = 130
 
 
 def _exit_if_interrupted(before: int) -> None:
@@ -132,4 +130,4 @@ def _exit_if_interrupted(before: int) -> None:
     then what a library made of the KeyboardInterrupt (see interrupts.py)."""
     if interrupts.since(before):
         Terminal().error("interrupted")
-        sys.exit(INTERRUPTED_CODE)
+        sys.exit(INTERRUPTED_EXIT_CODE)

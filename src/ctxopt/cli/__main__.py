@@ -1,6 +1,13 @@
-try:
-    from ctxopt.cli import main
-except KeyboardInterrupt:  # Ctrl-C while starting up: no traceback
-    raise SystemExit(130) from None
+from ctxopt import interrupts
 
-main()
+
+def _main() -> None:
+    try:
+        from ctxopt.cli import main
+    except KeyboardInterrupt:  # Ctrl-C while starting up: no traceback
+        interrupts.note()
+        raise SystemExit(interrupts.INTERRUPTED_EXIT_CODE) from None
+    main()
+
+
+interrupts.run_process(_main)

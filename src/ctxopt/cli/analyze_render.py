@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ctxopt.analyze.api import Prepared
 from ctxopt.cli.console import Terminal
+from ctxopt.interrupts import INTERRUPTED_EXIT_CODE
 
 
 class RunBar:
@@ -113,7 +114,7 @@ def run_llm(
         terminal.error(
             f"interrupted; finished windows are kept in {folder}: run again with --resume"
         )
-        raise SystemExit(130) from None
+        raise SystemExit(INTERRUPTED_EXIT_CODE) from None
     finally:
         bar.stop()
     report = markdown_report(result, prepared.title)
