@@ -492,6 +492,13 @@ def test_diagnosis_sorts_every_changed_line_and_agrees_with_the_benchmark(
     assert diagnose.main(["--repo", str(repo.path / "src"), "--json"]) == 1
 
 
+def test_the_diagnosis_names_every_reason_a_pack_drops_a_chunk_for() -> None:
+    from benchlib.diagnose import REASON_KEYS
+    from ctxopt.types import DropReason
+
+    assert {reason.value for reason in DropReason} <= set(REASON_KEYS)
+
+
 GOLD = [GoldFile("a.py", (2, 3, 10)), GoldFile("b.py", (5,))]
 
 

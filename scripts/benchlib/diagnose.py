@@ -42,11 +42,13 @@ class LineFate:
 
 REASON_KEYS = {
     "per_file_cap": "per-file cap",
+    "displaced": "per-file cap",  # made way for a higher-scored chunk of its file
     "near_duplicate": "near-duplicate",
     "fitting": "fitting the prompt",
     "budget_full": "budget",
     "no_room": "budget",
     "empty": "nothing left after compression",
+    "low_confidence": "low confidence",
 }  # ctxopt.types.DropReason codes, as the report groups them (ctxopt is imported lazily)
 
 
