@@ -286,3 +286,58 @@ def test_no_weaker_entry_makes_way_for_a_chunk_that_still_would_not_fit() -> Non
     assert {d.hit.chunk.name: d.reason for d in selection.dropped} == {
         "better": DropReason.PER_FILE_CAP
     }
+
+
+def _file_of_one_liners(
+    big_tokens: int, displace: bool = True
+) -> tuple[list[str], dict[str, DropReason]]:
+    """a.py: eight cheap weak chunks win the per-token order over one dear, better-scored
+    chunk; the budget holds the eight (and the file's header) and a few tokens more, beside
+    the best hit (b.py, in first as a lead)."""
+    best = hit("b.py", "best", 0.9, 40)
+    small = [hit("a.py", f"s{i}", 0.40 - 0.001 * i, 40) for i in range(8)]
+    big = hit("a.py", "big", 0.5, big_tokens)
+    budget = 2 * FILE_HEADER + 40 + 8 * 40 + 10
+    options = SelectOptions(budget=budget, max_chunks_per_file=10, displace=displace)
+    selection = select([best, big, *small], options, fake_render)
+    assert selection.spent == sum(c.tokens for c in selection.chosen) <= budget
+    names = sorted(c.hit.chunk.name for c in selection.chosen if c.hit.chunk.path == "a.py")
+    return names, {d.hit.chunk.name: d.reason for d in selection.dropped}
+
+
+def test_a_chunk_turned_away_for_room_takes_the_place_of_weaker_entries_of_its_file() -> None:
+    names, reasons = _file_of_one_liners(330)
+    assert names == ["big"]
+    assert reasons == {f"s{i}": DropReason.DISPLACED for i in range(8)}
+    names, reasons = _file_of_one_liners(330, displace=False)
+    assert names == [f"s{i}" for i in range(8)]
+    assert reasons["big"] in (DropReason.BUDGET_FULL, DropReason.NO_ROOM)
+
+
+def test_weaker_entries_stay_when_what_they_free_cannot_hold_the_better_chunk_whole() -> None:
+    names, reasons = _file_of_one_liners(400)  # 30 tokens more than the whole file frees
+    assert names == [f"s{i}" for i in range(8)]
+    assert set(reasons) == {"big"}
+    assert reasons["big"] in (DropReason.BUDGET_FULL, DropReason.NO_ROOM)
+
+
+def _stepped_down(first_named: bool = False) -> dict[str, Fidelity]:
+    """As above, but the weak chunks only just win the per-token order, so the better chunk's
+    turn comes while a signature of it still fits."""
+    best = hit("b.py", "best", 0.9, 40)
+    small = [
+        hit("a.py", f"s{i}", 0.30 - 0.001 * i, 40, named=first_named and i == 0) for i in range(8)
+    ]
+    big = hit("a.py", "big", 0.5, 330)
+    budget = 2 * FILE_HEADER + 40 + 8 * 40 + 10
+    options = SelectOptions(budget=budget, max_chunks_per_file=10, displace=True)
+    selection = select([best, big, *small], options, fake_render)
+    assert selection.spent == sum(c.tokens for c in selection.chosen) <= budget
+    return {c.hit.chunk.name: c.fidelity for c in selection.chosen if c.hit.chunk.path == "a.py"}
+
+
+def test_a_chunk_stepped_down_for_room_is_shown_whole_in_place_of_weaker_entries() -> None:
+    assert _stepped_down() == {"big": Fidelity.FULL}
+    kept = _stepped_down(first_named=True)  # s0, named by the task, stays: too little is freed
+    assert kept["big"] is Fidelity.SIGNATURE
+    assert sorted(kept) == ["big", *(f"s{i}" for i in range(8))]

@@ -43,7 +43,8 @@ class Settings:
     compression: str = "light"  # none | light | medium | aggressive
     format: str = "markdown"  # markdown | xml | plain
     max_chunks_per_file: int = 8
-    displace_capped: bool = True  # a capped file's better chunk takes weaker ones' place
+    displace_capped: bool = True  # a file's better chunk, turned away by its cap or for room,
+    # takes the place of weaker entries of the file
     path_entries: bool = True  # a chunk with no room for code may still be listed by its path
     top_k: int = 10
     weights: tuple[tuple[str, float], ...] = ()  # retrieval weight overrides, sorted by name

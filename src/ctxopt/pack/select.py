@@ -61,7 +61,8 @@ FIDELITY_ORDER = (
     Fidelity.PATH,
 )
 EXCERPT_SAVING = 1.5  # an excerpt only stands in for a chunk this many times its length
-# Entries a better-scored chunk of the same file may displace when the file meets its cap:
+# Entries a better-scored chunk of the same file may displace (its file met its cap, or the
+# budget turned it away):
 # those picked for their score alone (not what the task names, a whole file or a type).
 DISPLACEABLE = (PickReason.SCORE, PickReason.LEAD, PickReason.COMPANION_TEST)
 
@@ -97,7 +98,7 @@ def excerpt_lines(hit: ScoredChunk) -> tuple[int, int] | None:
 class SelectOptions:
     budget: int  # tokens available for chunk entries
     max_chunks_per_file: int = 3
-    displace: bool = False  # a capped file's better chunk takes weaker ones' place (make_way)
+    displace: bool = False  # a file's better chunk takes weaker ones' place (make_way)
     path_entries: bool = True  # an entry may step down to its bare path (it shows no code)
     named_files: frozenset[str] = frozenset()
     start_fidelity: Fidelity = Fidelity.FULL
@@ -216,12 +217,13 @@ class _Budget:
             self.dropped.append(Dropped(hit, DropReason.NO_ROOM))
         return False
 
-    def make_way(self, hit: ScoredChunk) -> bool:
-        """Let in a hit its file's cap turned away in place of that file's lowest-scored
-        entries picked for their score, as few as it takes, when each scores below it and it
-        then goes in showing as much: in full or as its excerpt for entries shown in full,
-        else at no lower fidelity than the best of them.  The entries taken out are dropped
-        as displaced.  False, and nothing changed, when no such exchange exists."""
+    def make_way(self, hit: ScoredChunk, *, whole: bool = False) -> bool:
+        """Let in a hit its file's cap (or the budget) turned away in place of that file's
+        lowest-scored entries picked for their score, as few as it takes, when each scores below
+        it and it then goes in showing as much: in full or as its excerpt for entries shown in
+        full, else at no lower fidelity than the best of them (whole: in full only).  The
+        entries taken out are dropped as displaced.  False, and nothing changed, when no such
+        exchange exists."""
         path = hit.chunk.path
         weaker = sorted(
             (
@@ -235,7 +237,7 @@ class _Budget:
         lines = excerpt_lines(hit)
         for count in range(1, len(weaker) + 1):
             taken = weaker[:count]
-            floor = _replacement_floor(taken)
+            floor = Fidelity.FULL if whole else _replacement_floor(taken)
             room += taken[-1].tokens
             if room < min(floor_cost(hit.chunk, f, lines) for f in _down_to(floor)):
                 continue  # not even its cheapest allowed form fits in what they free
@@ -246,6 +248,16 @@ class _Budget:
                 self.dropped.extend(Dropped(c.hit, DropReason.DISPLACED) for c in taken)
                 return True
             self._restore(saved)
+        return False
+
+    def show_whole(self, entry: Choice) -> bool:
+        """Show an entry stepped down for want of room whole instead, in place of its file's
+        weaker entries (make_way).  False, and nothing changed, when they cannot free enough."""
+        saved = self._snapshot()
+        self._remove(entry)
+        if self.make_way(entry.hit, whole=True):
+            return True
+        self._restore(saved)
         return False
 
     def _snapshot(self) -> _Snapshot:
@@ -338,6 +350,8 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
                 )
         else:
             state.try_add(best, PickReason.SCORE)
+    if options.displace:
+        _keep_file_order(state)
     _fill_leftover(state, position)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
 
@@ -432,6 +446,27 @@ def _by_priority(
             heapq.heappush(heap, (current, ident, hit))
             continue
         yield hit
+
+
+def _keep_file_order(state: _Budget) -> None:
+    """Chunks turned away or stepped down for want of room while weaker entries of their file
+    went in (cheap ones win the per-token ordering), best first: each takes the place of as
+    many of those as it needs when what they free holds it whole.  Only whole: as an excerpt
+    in place of whole entries it lost changed lines on the development split (README)."""
+    files = {c.hit.chunk.path for c in state.chosen if c.why in DISPLACEABLE}
+    turned_away: list[Dropped | Choice] = [
+        d for d in state.dropped if d.reason in TURNED_AWAY_FOR_ROOM and d.hit.chunk.path in files
+    ]
+    stepped = [c for c in state.chosen if c.stepped is StepReason.NO_ROOM and c.why in DISPLACEABLE]
+    for item in sorted([*turned_away, *stepped], key=lambda item: -item.hit.score):
+        if isinstance(item, Dropped):
+            if state.make_way(item.hit, whole=True):
+                state.dropped.remove(item)
+        elif any(c is item for c in state.chosen):  # unless it made way for a better one
+            state.show_whole(item)
+
+
+TURNED_AWAY_FOR_ROOM = (DropReason.BUDGET_FULL, DropReason.NO_ROOM)
 
 
 def _fill_leftover(state: _Budget, position: dict[str, int]) -> None:
