@@ -84,3 +84,13 @@ def truncate(text: str, max_tokens: int) -> str:
     if len(ids) <= max_tokens:
         return text
     return encoding().decode(ids[:max_tokens])
+
+
+def truncate_start(text: str, max_tokens: int) -> str:
+    """The longest suffix of text that holds at most max_tokens tokens."""
+    if max_tokens <= 0:
+        return ""
+    ids = encoding().encode(text, disallowed_special=())
+    if len(ids) <= max_tokens:
+        return text
+    return encoding().decode(ids[-max_tokens:])

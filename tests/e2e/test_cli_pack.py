@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,26 @@ def test_model_budget_and_small_budget_error(indexed_repo: Path, cli: CliRunner)
     assert_one_line_error(tiny)
     assert "--budget" in tiny.err
     assert tiny.code == 3  # its own exit code: a script can retry with a larger budget
+
+
+def test_a_task_longer_than_the_budget_is_shortened_not_refused(
+    indexed_repo: Path, cli: CliRunner
+) -> None:
+    steps = [f"DEBUG step {i}: loaded item {i}" for i in range(900)]
+    error = "FileNotFoundError in save_inventory: the file is missing"
+    log = "\n".join(["$ python -m inventory.cli save", *steps, error])
+    assert tokens.count(log) > 2000
+    result = cli("pack", log, "--path", str(indexed_repo), "--budget", "2000", "--json")
+    assert result.code == 0, result.err
+    data = result.json()
+    assert data["tokens"] <= 2000 and data["files"]
+    prompt = data["prompt"]
+    assert "$ python -m inventory.cli save" in prompt
+    assert error in prompt
+    assert re.search(r"\[\.\.\. [\d,]+ lines of the task \([\d,]+ tokens\) elided", prompt)
+    assert "DEBUG step 450:" not in prompt
+    assert "elided in the prompt" in result.err and "raise --budget" in result.err
+    assert "def save_inventory" in prompt  # the room it leaves holds code
 
 
 def test_small_budget_gives_signatures(indexed_repo: Path, cli: CliRunner) -> None:

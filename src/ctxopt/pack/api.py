@@ -21,6 +21,7 @@ from ctxopt.pack.compress import LEVELS
 from ctxopt.pack.content import make_renderer
 from ctxopt.pack.fit import Fitting, fit_prompt, render_data
 from ctxopt.pack.gaps import blank_gap_checker
+from ctxopt.pack.long_task import TASK_SHARE, shorten_task
 from ctxopt.pack.prompt_tokens import count as count_tokens
 from ctxopt.pack.render import FORMATS, RenderInput, render
 from ctxopt.pack.select import FILE_HEADER, Render, SelectOptions, select
@@ -144,21 +145,31 @@ def pack_query_result(
         repo_tokens=repo_tokens,
         line_numbers=options.line_numbers,
     )
-    fixed = count_tokens(render(base, options.format))
+    renderer = make_renderer(options.compression)  # type: ignore[arg-type]
+    best = hits[0] if hits else None
+    fixed, least = _least_pack(base, best, renderer, options.format)
+    if least > budget >= SMALL_BUDGET:  # a long task (a pasted log): its start and end
+        short = shorten_task(base.task, int(TASK_SHARE * budget))
+        shorter = replace(base, task=short.text) if short else base
+        short_fixed, short_least = _least_pack(shorter, best, renderer, options.format)
+        if short is not None and short_least <= budget:
+            base, fixed, least = shorter, short_fixed, short_least
+            warnings.append(
+                f"the task takes more of the budget than leaves room for code: "
+                f"{short.elided_lines:,} of its lines ({short.elided_tokens:,} tokens) are "
+                "elided in the prompt, its start and end kept; raise --budget to keep it whole"
+            )
     if fixed > budget:
         raise BudgetError(
             f"the budget of {budget:,} tokens cannot hold even the task and headers "
             f"({fixed:,} tokens); raise --budget or pick a --model with a larger window"
         )
-    renderer = make_renderer(options.compression)  # type: ignore[arg-type]
-    if hits:
-        least = _least_budget(base, hits[0], renderer, options.format, fixed)
-        if budget < least:
-            raise BudgetError(
-                f"the budget of {budget:,} tokens holds the task and headers ({fixed:,} "
-                f"tokens) but not one entry of code: that takes {least:,}; raise --budget to "
-                f"at least {math.ceil(least * factor):,} (or pick a --model with a larger window)"
-            )
+    if hits and budget < least:
+        raise BudgetError(
+            f"the budget of {budget:,} tokens holds the task and headers ({fixed:,} "
+            f"tokens) but not one entry of code: that takes {least:,}; raise --budget to "
+            f"at least {math.ceil(least * factor):,} (or pick a --model with a larger window)"
+        )
     if budget < SMALL_BUDGET:
         warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
     focus = focus_files(hits)
@@ -226,6 +237,15 @@ def pack_query_result(
         candidates=len(pool),
         secrets_redacted=0 if settings.allow_secrets else shown_secrets(selection.chosen),
     )
+
+
+def _least_pack(
+    base: RenderInput, best: ScoredChunk | None, renderer: Render, fmt: str
+) -> tuple[int, int]:
+    """Tokens of the task and headers alone, and of the smallest pack with code in it (the
+    same when there is no hit)."""
+    fixed = count_tokens(render(base, fmt))
+    return fixed, fixed if best is None else _least_budget(base, best, renderer, fmt, fixed)
 
 
 def _least_budget(
