@@ -96,6 +96,9 @@ def test_a_task_longer_than_the_budget_is_shortened_not_refused(
     assert "DEBUG step 450:" not in prompt
     assert "elided in the prompt" in result.err and "raise --budget" in result.err
     assert "def save_inventory" in prompt  # the room it leaves holds code
+    small = cli("pack", log, "--path", str(indexed_repo), "--budget", "999")
+    assert_one_line_error(small)
+    assert small.code == 3 and "from 1,000 a long task is shortened" in small.err
 
 
 def test_small_budget_gives_signatures(indexed_repo: Path, cli: CliRunner) -> None:

@@ -160,9 +160,12 @@ def pack_query_result(
                 "elided in the prompt, its start and end kept; raise --budget to keep it whole"
             )
     if fixed > budget:
+        shortened = (
+            f" (from {SMALL_BUDGET:,} a long task is shortened)" if budget < SMALL_BUDGET else ""
+        )
         raise BudgetError(
             f"the budget of {budget:,} tokens cannot hold even the task and headers "
-            f"({fixed:,} tokens); raise --budget or pick a --model with a larger window"
+            f"({fixed:,} tokens); raise --budget{shortened} or pick a --model with a larger window"
         )
     if hits and budget < least:
         raise BudgetError(
