@@ -76,21 +76,11 @@ def estimate(text: str) -> int:
     return (len(text) * 2 + 6) // 7
 
 
-def truncate(text: str, max_tokens: int) -> str:
-    """The longest prefix of text that holds at most max_tokens tokens."""
+def truncate(text: str, max_tokens: int, *, keep_end: bool = False) -> str:
+    """The longest prefix of text that holds at most max_tokens tokens (keep_end: suffix)."""
     if max_tokens <= 0:
         return ""
     ids = encoding().encode(text, disallowed_special=())
     if len(ids) <= max_tokens:
         return text
-    return encoding().decode(ids[:max_tokens])
-
-
-def truncate_start(text: str, max_tokens: int) -> str:
-    """The longest suffix of text that holds at most max_tokens tokens."""
-    if max_tokens <= 0:
-        return ""
-    ids = encoding().encode(text, disallowed_special=())
-    if len(ids) <= max_tokens:
-        return text
-    return encoding().decode(ids[-max_tokens:])
+    return encoding().decode(ids[-max_tokens:] if keep_end else ids[:max_tokens])

@@ -49,7 +49,7 @@ def _cut(text: str, keep: int, total: int) -> ShortTask:
         head = tokens.truncate(lines[0], head_room)
         tail_room = keep - tokens.count(head)
     if not tail:  # likewise the end of the last line
-        tail = tokens.truncate_start(lines[-1], tail_room)
+        tail = tokens.truncate(lines[-1], tail_room, keep_end=True)
     elided_lines = max(1, last - first)
     elided_tokens = max(0, total - tokens.count(head) - tokens.count(tail))
     marker = (
