@@ -29,8 +29,10 @@ def run_cli(
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
     prefix: Sequence[str] = (),
+    stdin: str | None = None,
 ) -> Run:
-    """ctxopt with args; prefix runs it through another command (setpriv, unshare ...)."""
+    """ctxopt with args; prefix runs it through another command (setpriv, unshare ...); stdin:
+    what its standard input holds."""
     full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})}
     done = subprocess.run(
         [*prefix, sys.executable, "-m", "ctxopt.cli", *args],
@@ -39,6 +41,7 @@ def run_cli(
         cwd=cwd,
         env=full_env,
         timeout=600,
+        input=stdin,
     )
     return Run(done.returncode, done.stdout, done.stderr)
 

@@ -101,6 +101,19 @@ def test_a_task_longer_than_the_budget_is_shortened_not_refused(
     assert small.code == 3 and "from 1,000 a long task is shortened" in small.err
 
 
+def test_a_task_of_dash_is_read_from_standard_input(indexed_repo: Path, cli: CliRunner) -> None:
+    report = f"{TASK}\nTraceback: FileNotFoundError in save_inventory\n"
+    packed = cli("pack", "-", "--path", str(indexed_repo), "--budget", "3000", stdin=report)
+    assert packed.code == 0, packed.err
+    assert report.strip() in packed.out and "def save_inventory" in packed.out
+    ranked = cli("query", "-", "--path", str(indexed_repo), "--json", stdin=report)
+    assert ranked.code == 0, ranked.err
+    assert "save_inventory" in ranked.out
+    empty = cli("pack", "-", "--path", str(indexed_repo), stdin="  \n")
+    assert_one_line_error(empty)
+    assert empty.code == 2 and "the task is empty" in empty.err
+
+
 def test_small_budget_gives_signatures(indexed_repo: Path, cli: CliRunner) -> None:
     result = cli("pack", TASK, "--path", str(indexed_repo), "--budget", "600", "--json")
     assert result.code == 0, result.err

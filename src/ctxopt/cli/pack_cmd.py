@@ -13,13 +13,13 @@ from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, Re
 from ctxopt.cli.output_file import write_output
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import settings_from_flags
+from ctxopt.cli.task_text import HELP as TASK_HELP
+from ctxopt.cli.task_text import task_text
 from ctxopt.wording import plural
 
 
 def pack(
-    task: Annotated[
-        str, typer.Argument(metavar="TASK", help="The task, in your words.", show_default=False)
-    ],
+    task: Annotated[str, typer.Argument(metavar="TASK", help=TASK_HELP, show_default=False)],
     *,
     path: PathOption = None,
     ref: RefOption = None,
@@ -147,6 +147,7 @@ def pack(
     from ctxopt.discover.changes import ChangeRequest
     from ctxopt.pack.api import PackOptions
 
+    task = task_text(task)
     terminal = Terminal(quiet=quiet)
     clipboard = find_clipboard() if copy else None  # before any work: a headless machine says so
     settings = settings_from_flags(

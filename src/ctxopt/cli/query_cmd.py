@@ -10,14 +10,14 @@ from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import settings_from_flags
+from ctxopt.cli.task_text import HELP as TASK_HELP
+from ctxopt.cli.task_text import task_text
 from ctxopt.config.paths import is_object_store
 from ctxopt.wording import plural
 
 
 def query(
-    text: Annotated[
-        str, typer.Argument(metavar="TEXT", help="The task, in your words.", show_default=False)
-    ],
+    text: Annotated[str, typer.Argument(metavar="TEXT", help=TASK_HELP, show_default=False)],
     *,
     path: PathOption = None,
     ref: RefOption = None,
@@ -71,6 +71,7 @@ def query(
     from ctxopt.errors import UsageError
     from ctxopt.retrieve.search import QueryOptions
 
+    text = task_text(text)
     if not text.strip():
         raise UsageError("the query text is empty; say what the task is")
     terminal = Terminal(quiet=quiet)
