@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +12,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from s3server import S3Server, running_s3_server
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tests send Ctrl-C (SIGINT) to the ctxopt processes they start.  A suite started as a
+    background job of a shell without job control inherits SIGINT ignored, and so would every
+    process it starts (Python keeps an ignored SIGINT ignored): handle it here, so that each
+    child starts with the default action and Python's own KeyboardInterrupt."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
