@@ -5,6 +5,13 @@ The intent test holds detect_intent to an accuracy floor over them."""
 from __future__ import annotations
 
 LABELLED: tuple[tuple[str, str], ...] = (
+    # conventional-commit types name the kind of change, whatever the words after them
+    ("feat: middleware.ClientIP, a replacement for middleware.RealIP", "feature_add"),
+    ("feat(router): mount handlers that fail on a missing route", "feature_add"),
+    ("fix(cookies): add the SameSite attribute it dropped", "bug_fix"),
+    ("refactor: use cached slice in app.listen", "refactor"),
+    ("perf: avoid an error allocation per request", "refactor"),
+    ("test: cover the retry path that fails on 413", "test"),
     # bug_fix: reports of behaviour that is wrong, whatever the verb
     ("session cookie is not refreshed when SESSION_REFRESH_EACH_REQUEST is false", "bug_fix"),
     ("retry does not respect the Retry-After header for 413 responses", "bug_fix"),

@@ -121,11 +121,22 @@ _PRIORITY = [
 
 LEAD_BONUS = 1  # the task's first word counts again: "Add `data` to HTTPError" adds
 _FIRST_WORD = re.compile(r"\W*(\w+)")
+# A conventional-commit type says what the change is: "feat(router): ...", "fix!: ..."
+_COMMIT_TYPE = re.compile(r"\s*(\w+)(?:\([^)]*\))?!?:\s")
+COMMIT_TYPES = {
+    "feat": IntentType.FEATURE_ADD,
+    "fix": IntentType.BUG_FIX,
+    "refactor": IntentType.REFACTOR,
+    "perf": IntentType.REFACTOR,
+    "test": IntentType.TEST,
+    "tests": IntentType.TEST,
+}
+COMMIT_TYPE_BONUS = 2  # the author named the kind of change: it decides, and counts this much
 
 
 def detect_intent(task: str, entities: Entities) -> Intent:
     """Count pattern hits per intent, the first word's twice; ties go to the more specific
-    intent."""
+    intent.  A conventional-commit type ("feat:", "fix(router):") decides."""
     found = _FIRST_WORD.match(task)
     first = found.group(1) if found else ""
     scores = {
@@ -133,7 +144,11 @@ def detect_intent(task: str, entities: Entities) -> Intent:
         + LEAD_BONUS * any(rx.search(first) for rx in _LEADS[i])
         for i in IntentType
     }
-    best = max(_PRIORITY, key=lambda i: (scores[i.value], -_PRIORITY.index(i)))
+    typed = _COMMIT_TYPE.match(task)
+    declared = COMMIT_TYPES.get(typed.group(1).lower()) if typed else None
+    if declared is not None:
+        scores[declared.value] += COMMIT_TYPE_BONUS
+    best = declared or max(_PRIORITY, key=lambda i: (scores[i.value], -_PRIORITY.index(i)))
     total = sum(scores.values())
     if scores[best.value] == 0:
         best, certainty = IntentType.FEATURE_ADD, 0.3
