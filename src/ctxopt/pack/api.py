@@ -150,10 +150,10 @@ def pack_query_result(
     fixed, least = _least_pack(base, best, renderer, options.format)
     if least > budget >= SMALL_BUDGET:  # a long task (a pasted log): its start and end
         short = shorten_task(base.task, int(TASK_SHARE * budget))
-        shorter = replace(base, task=short.text) if short else base
-        short_fixed, short_least = _least_pack(shorter, best, renderer, options.format)
-        if short is not None and short_least <= budget:
-            base, fixed, least = shorter, short_fixed, short_least
+        shorter = replace(base, task=short.text) if short is not None else base
+        cut = _least_pack(shorter, best, renderer, options.format) if short else (fixed, least)
+        if short is not None and cut[1] <= budget:
+            base, (fixed, least) = shorter, cut
             warnings.append(
                 f"the task takes more of the budget than leaves room for code: "
                 f"{short.elided_lines:,} of its lines ({short.elided_tokens:,} tokens) are "

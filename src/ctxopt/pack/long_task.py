@@ -27,18 +27,18 @@ def shorten_task(text: str, max_tokens: int) -> ShortTask | None:
     total = tokens.count(text)
     if total <= max_tokens:
         return None
+    lines = text.splitlines(keepends=True)
+    counts = tokens.count_many(lines)  # once: each try below only moves the cut
     keep = max_tokens - MARKER_ALLOWANCE
     while keep > 0:
-        short = _cut(text, keep, total)
+        short = _cut(lines, counts, keep, total)
         if tokens.count(short.text) <= max_tokens:
             return short
         keep -= MARKER_ALLOWANCE  # the joins and the marker counted a little more
     return None
 
 
-def _cut(text: str, keep: int, total: int) -> ShortTask:
-    lines = text.splitlines(keepends=True)
-    counts = tokens.count_many(lines)
+def _cut(lines: list[str], counts: list[int], keep: int, total: int) -> ShortTask:
     head_room = int(keep * HEAD_SHARE)
     first = _take(counts, head_room)
     tail_room = keep - sum(counts[:first])
