@@ -145,6 +145,19 @@ class Ranking:
     ranking: str  # which weights are in force and why, for --explain
 
 
+RANKED_CHARS = 32_000  # a longer task (a pasted log) is ranked by its start and end ...
+RANKED_HEAD = 1 / 3  # ... this share from its start, the rest from its end (where the error is)
+
+
+def ranked_text(task: str) -> str:
+    """The part of a task the ranking reads: all of it, or its start and end when it is longer
+    than RANKED_CHARS (a 5 MB log would cost seconds and gigabytes and rank no better)."""
+    if len(task) <= RANKED_CHARS:
+        return task
+    head = int(RANKED_CHARS * RANKED_HEAD)
+    return f"{task[:head]}\n{task[-(RANKED_CHARS - head):]}"
+
+
 def rank(
     settings: Settings,
     task: str,
@@ -155,6 +168,7 @@ def rank(
     weights: dict[str, float] | None = None,
 ) -> Ranking:
     """Gather, expand and score the candidates of a task (weights: those of the index)."""
+    task = ranked_text(task)
     meta = reader.meta()
     note = "given by the caller"
     if weights is None:
