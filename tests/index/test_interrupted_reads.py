@@ -54,8 +54,8 @@ for attempt in range(40):
     reader = IndexReader(Path(sys.argv[1]), committed=False)
     timer = threading.Timer(0.002 + 0.003 * (attempt % 10), os.kill, (os.getpid(), signal.SIGINT))
     deadline = time.monotonic() + 3.0  # a Ctrl-C Python swallows (in a finalizer) ends nothing
-    timer.start()
     try:
+        timer.start()  # under load the signal may come before start returns: an interrupt too
         while time.monotonic() < deadline:
             reader._rows(schema.FILES)
         outcomes["swallowed"] += 1

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ctxopt.discover.history import PastCommit, parse_log
+from ctxopt.discover.history import parse_log
 from ctxopt.retrieve.scoring import merge_weights
 from ctxopt.tune.examples import FEATURES, Example, task_of, usable
 from ctxopt.tune.fit import as_vector, coordinate_ascent, objective, prepare
+from ctxopt.types import PastCommit
 
 LEXICAL = FEATURES.index("lexical")
 RECENCY = FEATURES.index("recency")

@@ -51,9 +51,11 @@ def _commit(repo: Path, message: str, when: int) -> None:
 def _history_repo(tmp: Path, fixes: int = 36) -> Path:
     """Cold modules full of the task's words, untouched for two years; hot modules that
     barely use them but are the ones every recent fix changes: recency is the signal the
-    defaults underweight."""
+    defaults underweight.  The index keeps no past messages (history_commits = 0): the fixes'
+    messages point at the hot modules as well, and the fit could learn those instead."""
     repo = init_repo(tmp / "repo")
-    files = {f"pkg/cold_{i:02d}.py": _module(f"cold_{i:02d}", 3) for i in range(30)}
+    files = {"ctxopt.toml": "history_commits = 0\n"}
+    files |= {f"pkg/cold_{i:02d}.py": _module(f"cold_{i:02d}", 3) for i in range(30)}
     files |= {f"pkg/hot_{i:02d}.py": _module(f"hot_{i:02d}", 1) for i in range(8)}
     write_files(repo, files)
     _commit(repo, "Add the parsing package with its modules", BASE - 800 * DAY)

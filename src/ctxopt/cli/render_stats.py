@@ -80,6 +80,7 @@ def report_table(terminal: Terminal, report: IndexReport, *, top: int = 10) -> N
         f"index: {report.db_path} ({_size(report)})\n"
         f"embedder: {report.embedder} ({report.dimensions} dimensions)\n"
         f"ranking weights: {report.ranking}\n"
+        f"ranking evidence: {plural(report.history_commits, 'past commit message')}\n"
         f"last indexed commit: {report.last_commit[:12] or '(none)'} at {when} UTC\n"
         f"files changed since: {report.changed_since}\n"
         f"secrets redacted in outputs: {secrets_line(report.secrets)}",

@@ -46,6 +46,7 @@ class Settings:
     displace_capped: bool = True  # a file's better chunk, turned away by its cap or for room,
     # takes the place of weaker entries of the file
     path_entries: bool = True  # a chunk with no room for code may still be listed by its path
+    history_commits: int = 2000  # the newest commits whose messages rank files (0: none kept)
     top_k: int = 10
     weights: tuple[tuple[str, float], ...] = ()  # retrieval weight overrides, sorted by name
     cache_dir: Path | None = None  # distilled models; None -> the user cache folder

@@ -18,7 +18,7 @@ LIST_FIELDS = ("include", "exclude")
 # the retrieval factors a [weights] table may set (retrieve/scoring.py's DEFAULT_WEIGHTS)
 WEIGHT_NAMES = (
     "fused", "lexical", "window", "semantic", "symbol", "proximity", "location",
-    "dependency", "recency", "centrality", "type", "language",
+    "dependency", "recency", "centrality", "type", "language", "history",
 )  # fmt: skip
 MAX_RESERVE = 0.9
 
@@ -121,8 +121,11 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "allow_secrets": _bool,
     "displace_capped": _bool,
     "path_entries": _bool,
+    "history_commits": _int(0),
 }
-INT_FIELDS = frozenset({"max_file_bytes", "budget", "max_chunks_per_file", "top_k"})
+INT_FIELDS = frozenset(
+    {"max_file_bytes", "budget", "max_chunks_per_file", "top_k", "history_commits"}
+)
 FLOAT_FIELDS = frozenset({"parse_timeout", "reserve"})
 BOOL_FIELDS: frozenset[str] = frozenset({"allow_secrets", "displace_capped", "path_entries"})
 

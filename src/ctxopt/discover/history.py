@@ -3,17 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from ctxopt.discover.git import run_git, work_tree_prefix
-
-
-@dataclass(frozen=True)
-class PastCommit:
-    sha: str
-    message: str  # subject and body
-    modified: tuple[str, ...]  # paths relative to the root asked for, sorted
+from ctxopt.types import PastCommit
 
 
 def recent_commits(root: Path, head: str = "HEAD", limit: int = 300) -> list[PastCommit]:

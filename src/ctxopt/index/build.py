@@ -13,11 +13,12 @@ from ctxopt.chunking import CHUNKER_VERSION
 from ctxopt.config.paths import DbLocation
 from ctxopt.config.settings import Settings
 from ctxopt.discover import git as gitmeta
+from ctxopt.discover.history import recent_commits
 from ctxopt.embed.base import DIMENSIONS, STATIC_NAME, Embedder, canonical_name
 from ctxopt.embed.factory import get_embedder
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index import schema, vector_index
-from ctxopt.index.commit import IndexState, index_state
+from ctxopt.index.commit import IndexState, index_state, safe_read_commit
 from ctxopt.index.freshness import discover_files, scoped_settings
 from ctxopt.index.graph import build_graph
 from ctxopt.index.lock import index_lock
@@ -34,7 +35,15 @@ from ctxopt.index.recover import prepare_update
 from ctxopt.index.scope import scope_of
 from ctxopt.index.store import IndexReader, IndexWriter, ignore_self, make_index_folder
 from ctxopt.index.worker_embed import shared_cache_dir
-from ctxopt.types import Chunk, FileRecord, IndexMeta, IndexStats, RefreshPlan, SourceFile
+from ctxopt.types import (
+    Chunk,
+    FileRecord,
+    IndexMeta,
+    IndexStats,
+    PastCommit,
+    RefreshPlan,
+    SourceFile,
+)
 from ctxopt.wording import shown_path
 
 EMBED_BATCH = 1024  # chunks the parent embeds at a time (when the workers do not)
@@ -146,6 +155,17 @@ class IndexPlan:
     skipped: dict[str, int]  # files left out, per reason
     head: str  # the commit the work tree is at ("" outside git)
     complete: bool  # the index's commit marker matches its tables (else finish the run)
+    history_kept: bool  # the committed index holds the history of its commit
+
+    @property
+    def history_due(self) -> bool:
+        """The history table is written: new, at another commit, another length, or missing."""
+        return (
+            self.meta is None
+            or self.meta.last_commit != self.head
+            or self.meta.history_commits != self.settings.history_commits
+            or not self.history_kept
+        )
 
     @property
     def todo(self) -> list[SourceFile]:
@@ -160,8 +180,7 @@ class IndexPlan:
             and not self.todo
             and not self.refresh.deleted
             and not self.same
-            and self.meta is not None
-            and self.meta.last_commit == self.head
+            and not self.history_due
         )
 
 
@@ -188,6 +207,7 @@ def plan_index(
         skipped=dict(Counter(s.reason for s in found.skipped)),
         head=gitmeta.head_commit(settings.root),
         complete=index_state(settings.db_path) is IndexState.COMPLETE,
+        history_kept=schema.HISTORY in getattr(safe_read_commit(settings.db_path), "versions", {}),
     )
 
 
@@ -261,6 +281,7 @@ def _new_meta(plan: IndexPlan, dimensions: int) -> IndexMeta:
         last_commit=plan.head,
         indexed_at=time.time(),
         repo_root=str(plan.settings.root),
+        history_commits=plan.settings.history_commits,
     )
 
 
@@ -337,7 +358,8 @@ def _finish(
     records: dict[str, FileRecord],
     dimensions: int,
 ) -> None:
-    """The last batch, the deletions and touched records, the meta, graph and compaction."""
+    """The last batch, the deletions and touched records, the meta, graph, history and
+    compaction."""
     _write(target, batch)
     deleted = list(plan.refresh.deleted)
     if deleted:
@@ -349,14 +371,24 @@ def _finish(
     # The graph is Python work; the vector and full-text index builds run in Lance's own
     # threads meanwhile (about 2 s saved at 10M lines on two cores).
     with ThreadPoolExecutor(1, thread_name_prefix="ctxopt-graph") as pool:
-        graph = None
+        graph = history = None
         if _graph_changed(plan.stored, records, plan.meta is None):
             graph = pool.submit(build_graph, {p: r.imports for p, r in records.items()})
+        if plan.history_due:
+            history = pool.submit(_past_commits, plan.settings)
         vector_index.ensure_at(plan.settings.db_path, rebuild=plan.meta is None)
         target.update_fts(rebuild=plan.meta is None)
         if graph is not None:
             target.write_graph(graph.result())
+        if history is not None:
+            target.write_history(history.result())
     target.commit(scope_of(plan.settings))
+
+
+def _past_commits(settings: Settings) -> list[PastCommit]:
+    """The newest commits the index keeps: their messages rank the files they modified."""
+    keep = settings.history_commits
+    return recent_commits(settings.root, "HEAD", keep) if keep > 0 else []
 
 
 def _graph_changed(before: dict[str, FileRecord], after: dict[str, FileRecord], cold: bool) -> bool:

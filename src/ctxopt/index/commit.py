@@ -25,7 +25,8 @@ from ctxopt.index.scope import Scope
 
 MARKER = "committed.json"
 MARKER_FORMAT = 1
-TABLES = (schema.CHUNKS, schema.FILES, schema.META, schema.GRAPH)
+REQUIRED = (schema.CHUNKS, schema.FILES, schema.META, schema.GRAPH)
+TABLES = (*REQUIRED, schema.HISTORY)  # a marker from before the history table lacks it
 
 
 class IndexState(Enum):
@@ -36,7 +37,7 @@ class IndexState(Enum):
 
 @dataclass(frozen=True)
 class Commit:
-    versions: dict[str, int]  # table name -> Lance version
+    versions: dict[str, int]  # table name -> Lance version (every required table)
     committed_at: float
     scope: Scope | None = None  # the discovery options of the run (None: an older marker)
 
@@ -57,7 +58,8 @@ def read_commit(db: DbLocation) -> Commit | None:
         return None
     try:
         data = json.loads(raw)
-        versions = {name: int(data["versions"][name]) for name in TABLES}
+        named = data["versions"]
+        versions = {name: int(named[name]) for name in TABLES if name in REQUIRED or name in named}
         if int(data["format"]) != MARKER_FORMAT:
             raise ValueError(f"marker format {data['format']}")
         scope = Scope.from_json(data["scope"]) if "scope" in data else None

@@ -52,10 +52,10 @@ def roll_back(db: DbLocation) -> None:
     assert commit is not None
     location = locate(db)
     before = interrupts.count()
-    for name in TABLES:
+    for name, version in commit.versions.items():
         try:
             dataset = lance.dataset(
-                location.uri(name), version=commit.versions[name], storage_options=location.options
+                location.uri(name), version=version, storage_options=location.options
             )
             check_files(dataset, location, name)
             if dataset.latest_version != dataset.version:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctxopt.errors import IndexMismatchError
 from ctxopt.terms import expand_identifiers, split_identifier
-from ctxopt.types import Chunk, FileRecord, IndexMeta, SecretSpan
+from ctxopt.types import Chunk, FileRecord, IndexMeta, PastCommit, SecretSpan
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -19,6 +19,7 @@ CHUNKS = "chunks"
 GRAPH = "graph"
 FILES = "files"
 META = "meta"
+HISTORY = "history"  # the newest commits' messages and files (an index from before has none)
 
 
 def search_text(chunk: Chunk) -> str:
@@ -185,3 +186,28 @@ def record_from_row(row: dict[str, object]) -> FileRecord:
     values = {k: row[k] for k in file_columns()}
     values["imports"] = tuple(values["imports"] or ())  # type: ignore[arg-type]
     return FileRecord(**values)  # type: ignore[arg-type]
+
+
+def history_schema() -> pa.Schema:
+    import pyarrow as pa
+
+    return pa.schema(
+        [("sha", pa.string()), ("message", pa.string()), ("modified", pa.list_(pa.string()))]
+    )
+
+
+def history_rows(commits: Sequence[PastCommit]) -> pa.Table:
+    import pyarrow as pa
+
+    return pa.table(
+        {
+            "sha": [c.sha for c in commits],
+            "message": [c.message for c in commits],
+            "modified": [list(c.modified) for c in commits],
+        },
+        schema=history_schema(),
+    )
+
+
+def commit_from_row(row: Mapping[str, Any]) -> PastCommit:
+    return PastCommit(str(row["sha"]), str(row["message"]), tuple(row["modified"] or ()))

@@ -35,7 +35,7 @@ from ctxopt.index.scope import RESET, SCOPE_FIELDS
 from ctxopt.types import IndexStats
 
 SNAPSHOT_NAME = "fresh.json"
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2  # 2: an index that vouches for itself holds its history table
 _NOT_STATE = frozenset({SNAPSHOT_NAME, LOCK_NAME, ".gitignore"})  # not the index's content
 
 Signature = tuple[int, ...] | None
@@ -174,6 +174,7 @@ def _key(settings: Settings, top: str, folder: list[list[Any]]) -> str:
         "include": list(settings.include),
         "exclude": list(settings.exclude),
         "max_file_bytes": settings.max_file_bytes,
+        "history_commits": settings.history_commits,
         "reset_scope": any(settings.source(name) == RESET for name in SCOPE_FIELDS),
         "folder": folder,
     }

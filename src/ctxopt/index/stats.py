@@ -68,6 +68,7 @@ class IndexReport:
     secrets: dict[str, int] = field(default_factory=dict)  # kind -> findings redacted in outputs
     ranking: str = ""  # which ranking weights are in force and why (retrieve/tuned.py)
     weights: dict[str, float] = field(default_factory=dict)  # the ranking weights in force
+    history_commits: int = 0  # commit messages kept as ranking evidence
 
 
 def folder_of(path: str, depth: int) -> str:
@@ -145,4 +146,5 @@ def index_report(settings: Settings, *, depth: int = 1, top: int = 10) -> IndexR
         folders=folder_tokens(records.values(), depth),
         largest_files=largest_files(records.values(), top),
         secrets=secret_counts(reader),
+        history_commits=len(reader.past_commits()),
     )

@@ -45,7 +45,7 @@ from ctxopt.index.graph import FileGraph
 from ctxopt.index.location import IndexLocation, LocalIndex, locate, table_uri
 from ctxopt.index.lock import LOCK_NAME
 from ctxopt.index.scope import Scope
-from ctxopt.types import FileRecord, IndexMeta
+from ctxopt.types import FileRecord, IndexMeta, PastCommit
 
 
 def _quote(value: str) -> str:
@@ -139,8 +139,9 @@ class IndexReader:
         self._versions: dict[str, int] = commit.versions if commit else {}
         self._meta: IndexMeta | None = None
         self._graph: FileGraph | None = None
+        self._history: tuple[PastCommit, ...] | None = None
         if commit:
-            for name in TABLES:
+            for name in commit.versions:
                 check_files(self.dataset(name), self.location, name)
 
     def dataset(self, name: str) -> Any:
@@ -195,6 +196,19 @@ class IndexReader:
             rank={r["path"]: r["rank"] for r in rows},
         )
 
+    def past_commits(self) -> tuple[PastCommit, ...]:
+        """The newest commits' messages and modified files, newest first (read once per
+        reader); none for an index written before they were kept."""
+        if self._history is None:
+            kept = (
+                schema.HISTORY in self._versions
+                if self.commit is not None
+                else self.location.has_table(schema.HISTORY)
+            )
+            rows = self._rows(schema.HISTORY) if kept else []
+            self._history = tuple(schema.commit_from_row(row) for row in rows)
+        return self._history
+
     def file_records(self) -> dict[str, FileRecord]:
         """Every file's record (read once per reader)."""
         if self._records is None:
@@ -237,6 +251,8 @@ class IndexWriter:
             return schema.files_schema()
         if name == schema.GRAPH:
             return schema.graph_schema()
+        if name == schema.HISTORY:
+            return schema.history_schema()
         return pa.schema([("key", pa.string()), ("value", pa.string())])
 
     def _dataset(self, name: str) -> Any:
@@ -311,6 +327,10 @@ class IndexWriter:
             schema=schema.graph_schema(),
         )
         self._write(schema.GRAPH, rows, "overwrite")
+
+    def write_history(self, commits: Sequence[PastCommit]) -> None:
+        """Replace the history table: the newest commits' messages and modified files."""
+        self._write(schema.HISTORY, schema.history_rows(commits), "overwrite")
 
     def finish(self, *, rebuild_fts: bool, scope: Scope | None = None) -> None:
         """Bring the full-text index up to date, compact, commit, and drop old versions."""

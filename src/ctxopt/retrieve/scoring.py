@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
@@ -23,7 +24,9 @@ RRF_K = 60
 # (README, "Retrieval quality"): on commit-history tasks the lexical, name and path
 # signals carry the ranking; the vector signal, PageRank centrality and kind preferences
 # did not raise file recall or changed-line coverage, so they start at zero or near it
-# and stay available through [tool.ctxopt.weights].
+# and stay available through [tool.ctxopt.weights].  Past commit messages (history) raised
+# both on the development split but not on the test split: zero, for `ctxopt tune` to set
+# per repository (its examples always carry the feature) or a user.
 DEFAULT_WEIGHTS: dict[str, float] = {
     "fused": 0.10,  # reciprocal-rank fusion of the full-text, vector and entity lists
     "lexical": 0.30,  # BM25 score relative to the best hit
@@ -37,6 +40,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "centrality": 0.0,  # PageRank of the file in the import graph
     "type": 0.03,  # kinds that suit the intent
     "language": 0.02,  # languages the task mentions
+    "history": 0.0,  # past commits whose messages are like the task modified the file
 }
 SOURCE_WEIGHTS = {"lexical": 1.0, "vector": 0.3, "entity": 1.0}
 RECENCY_HALF_LIFE = 90 * 86400
@@ -64,6 +68,7 @@ class ScoringContext:
     newest_commit: int
     languages: frozenset[str]  # languages the task mentions
     secondary_wanted: bool  # the task is about tests or docs
+    history: Mapping[str, float] = dataclasses.field(default_factory=dict)  # file -> 0..1
 
 
 # The vectors of the MiniLM transformer did raise recall and changed-line coverage on the
@@ -205,6 +210,7 @@ def features(
         "centrality": min(1.0, math.log1p(rank) / math.log1p(8.0)),
         "type": kind_pref,
         "language": 1.0 if ctx.languages and chunk.language in ctx.languages else 0.0,
+        "history": ctx.history.get(chunk.path, 0.0),
     }
 
 
@@ -286,4 +292,6 @@ def reasons(candidate: Candidate, raw: Mapping[str, float]) -> tuple[str, ...]:
         out.append("in a path the task mentions")
     if raw["location"] >= 1.0:
         out.append("holds a line the task points at")
+    if raw["history"] >= 0.5:
+        out.append(f"past commits like the task changed its file ({raw['history']:.2f})")
     return tuple(out)

@@ -46,6 +46,7 @@ class IndexMeta:
     last_commit: str
     indexed_at: float
     repo_root: str
+    history_commits: int = -1  # the newest commits kept as evidence (-1: an index from before)
 
 
 @dataclass(frozen=True)

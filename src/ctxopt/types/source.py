@@ -46,6 +46,15 @@ class Discovery:
     git_root: str | None  # absolute path of the git work tree, None outside git
 
 
+@dataclass(frozen=True)
+class PastCommit:
+    """A commit of the repository's history: its message and the files it modified."""
+
+    sha: str
+    message: str  # subject and body
+    modified: tuple[str, ...]  # paths relative to the indexed root, sorted
+
+
 @dataclass(frozen=True, order=True)
 class SecretSpan:
     """A secret found in a chunk: text[start:end] (character offsets in the chunk's text) and
