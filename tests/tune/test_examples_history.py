@@ -1,5 +1,5 @@
-"""A tuning example sees only the history before its commit: at HEAD the index keeps the
-commit's own message, which names the very file the example is scored on."""
+"""Tuning never reads the history the index keeps: at HEAD it holds each training commit's
+own message, which names the very file the example is scored on."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def _repo(tmp: Path) -> Path:
     return repo
 
 
-def test_an_example_takes_evidence_only_from_older_commits(tmp_path: Path) -> None:
+def test_examples_never_take_the_history_the_index_keeps_at_head(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
     settings = load_settings(repo)
     build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
@@ -41,24 +41,8 @@ def test_an_example_takes_evidence_only_from_older_commits(tmp_path: Path) -> No
     at_head = rank(settings, UNIQUE, QueryOptions(), reader=reader, weights=weights)
     gateway = [h for h in at_head.ranked if h.chunk.path == "app/gateway.py"]
     assert gateway and gateway[0].features["history"] == 1.0  # the index knows the message
-    history = recent_commits(repo)
-    newest = history[0]
+    newest = recent_commits(repo)[0]
     assert newest.message == UNIQUE
-    (example,) = build_examples(settings, reader, [newest], history=history)
+    (example,) = build_examples(settings, reader, [newest])
     rows = example.features[example.gold_of >= 0]
-    assert rows.size and (rows[:, HISTORY] == 0.0).all()  # the older messages never say so
-
-
-def test_examples_carry_the_evidence_of_older_commits_whatever_its_weight(
-    tmp_path: Path,
-) -> None:
-    repo = _repo(tmp_path)
-    (repo / "app/gateway.py").write_text("def stall(value):\n    return value\n")
-    commit_all(repo, "Quarantine the zeppelin manifest again when the gateway stalls twice")
-    settings = load_settings(repo)
-    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
-    history = recent_commits(repo)
-    (example,) = build_examples(settings, IndexReader(settings.db_path), history[:1], None, history)
-    rows = example.features[example.gold_of >= 0]
-    assert merge_weights()["history"] == 0.0  # off by default, and still a feature to fit
-    assert rows.size and (rows[:, HISTORY] > 0.5).all()  # the older commit says the same
+    assert rows.size and (example.features[:, HISTORY] == 0.0).all()  # never its own answer

@@ -49,8 +49,7 @@ def tune(
     say = notify or (lambda _text: None)
     started = time.perf_counter()
     _, reader = refresh_index(settings, refresh=True, notify=notify)
-    past = recent_commits(settings.root, head, commits + settings.history_commits)
-    history = [c for c in past[:commits] if c.sha not in exclude]
+    history = [c for c in recent_commits(settings.root, head, commits) if c.sha not in exclude]
     if not history:
         raise UsageError(f"no git history to tune on at {settings.root}")
     say(f"reading {len(history)} commits: the candidates of each message")
@@ -60,7 +59,7 @@ def tune(
         if done == total or done % step == 0:
             say(f"  {done}/{total} commits")
 
-    examples = build_examples(settings, reader, history, progress, past)
+    examples = build_examples(settings, reader, history, progress)
     if len(examples) < MIN_EXAMPLES:
         raise UsageError(
             f"too few commits to tune on: {len(examples)} of the last {len(history)} have a "

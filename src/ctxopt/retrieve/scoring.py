@@ -25,8 +25,8 @@ RRF_K = 60
 # signals carry the ranking; the vector signal, PageRank centrality and kind preferences
 # did not raise file recall or changed-line coverage, so they start at zero or near it
 # and stay available through [tool.ctxopt.weights].  Past commit messages (history) raised
-# both on the development split but not on the test split: zero, for `ctxopt tune` to set
-# per repository (its examples always carry the feature) or a user.
+# both on the development split but not on the test split, nor did fitting them in `tune`:
+# zero, for a user to set.
 DEFAULT_WEIGHTS: dict[str, float] = {
     "fused": 0.10,  # reciprocal-rank fusion of the full-text, vector and entity lists
     "lexical": 0.30,  # BM25 score relative to the best hit

@@ -17,7 +17,7 @@ from ctxopt.retrieve.companions import companion_tests
 from ctxopt.retrieve.confidence import retrieval_confidence
 from ctxopt.retrieve.entities import extract_entities, query_terms
 from ctxopt.retrieve.filters import checked_kinds, checked_languages
-from ctxopt.retrieve.history_evidence import MessageIndex, history_evidence, message_index
+from ctxopt.retrieve.history_evidence import history_evidence, message_index
 from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.localise import localise_long_hits, shows_its_lines
 from ctxopt.retrieve.scoring import (
@@ -167,11 +167,8 @@ def rank(
     reader: IndexReader,
     embed: Embed | None = None,
     weights: dict[str, float] | None = None,
-    past: MessageIndex | None = None,
 ) -> Ranking:
-    """Gather, expand and score the candidates of a task (weights: those of the index;
-    past: the commit messages that are evidence, computed whatever its weight; by default
-    those the index keeps, read only when their weight is above zero)."""
+    """Gather, expand and score the candidates of a task (weights: those of the index)."""
     task = ranked_text(task)
     meta = reader.meta()
     note = "given by the caller"
@@ -197,7 +194,7 @@ def rank(
         newest_commit=max((r.commit_time for r in files.values()), default=0),
         languages=mentioned_languages(entities, task),
         secondary_wanted=intent.type == IntentType.TEST or _names_docs(entities),
-        history=_history(task, reader, past, files) if _uses_history(weights, past) else {},
+        history=_history(task, reader, files) if weights.get("history", 0.0) > 0 else {},
     )
     memo: Memo = {}  # the second pass re-scores only candidates the hops changed
     first = score_candidates(list(pool.values()), ctx, weights, memo)
@@ -288,14 +285,6 @@ def _task_embedder(name: str, cache_dir: Path) -> Embed:
     return lambda text: encode(text).tolist()
 
 
-def _uses_history(weights: dict[str, float], past: MessageIndex | None) -> bool:
-    """The evidence counts, or a caller (tuning) wants it among the features."""
-    return weights.get("history", 0.0) > 0 or past is not None
-
-
-def _history(
-    task: str, reader: IndexReader, past: MessageIndex | None, indexed: Collection[str]
-) -> dict[str, float]:
+def _history(task: str, reader: IndexReader, indexed: Collection[str]) -> dict[str, float]:
     """file -> 0..1: how much the past commits most like the task modified each file."""
-    messages = message_index(reader.past_commits()) if past is None else past
-    return history_evidence(task, messages, indexed)
+    return history_evidence(task, message_index(reader.past_commits()), indexed)

@@ -15,7 +15,6 @@ import numpy.typing as npt
 from ctxopt.config.settings import Settings
 from ctxopt.index.store import IndexReader
 from ctxopt.languages.naming import is_doc_path, is_test_path
-from ctxopt.retrieve.history_evidence import MessageIndex, past_message
 from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS, merge_weights
 from ctxopt.retrieve.search import QueryOptions, rank
 from ctxopt.retrieve.secondary import SECONDARY_FACTORS, secondary_class
@@ -66,45 +65,24 @@ def build_examples(
     reader: IndexReader,
     commits: Sequence[PastCommit],
     progress: Progress | None = None,
-    history: Sequence[PastCommit] = (),
 ) -> list[Example]:
     """Examples of the usable commits, in the order given.
 
-    history: the repository's commits, newest first, holding those given; a commit's
-    candidates take as history evidence only the settings.history_commits older than it
-    (the index keeps those of HEAD, where the commit's own message points at its answer)."""
+    Ranked with the default weights, under which past commit messages do not count: the
+    index keeps those of HEAD, where a commit's own message names its answer (and fitting
+    their weight did not pay on the test split: README, *History as evidence*)."""
     indexed = set(reader.file_records())
     weights = merge_weights(embedder=reader.meta().embedder)
     chosen = [(c, gold) for c in commits if (gold := usable(c, indexed)) is not None]
-    older = _OlderMessages(history, settings.history_commits)
     out: list[Example] = []
     for i, (commit, gold) in enumerate(chosen, 1):
         found = rank(
-            settings,
-            task_of(commit.message),
-            QueryOptions(),
-            reader=reader,
-            weights=weights,
-            past=older.before(commit.sha),
+            settings, task_of(commit.message), QueryOptions(), reader=reader, weights=weights
         )
         out.append(_example(commit.sha, found.ranked, gold))
         if progress is not None:
             progress(i, len(chosen))
     return out
-
-
-class _OlderMessages:
-    """The evidence a commit would have had: the messages of the commits before it."""
-
-    def __init__(self, history: Sequence[PastCommit], keep: int) -> None:
-        self._position = {c.sha: i for i, c in enumerate(history)}
-        self._messages = [past_message(c) for c in history]
-        self._keep = keep
-
-    def before(self, sha: str) -> MessageIndex:
-        start = self._position.get(sha, len(self._messages)) + 1
-        window = self._messages[start : start + self._keep]
-        return MessageIndex.of([m for m in window if m is not None])
 
 
 def _example(sha: str, ranked: Sequence[ScoredChunk], gold: Sequence[str]) -> Example:
