@@ -18,7 +18,7 @@ from ctxopt.embed.base import DIMENSIONS, STATIC_NAME, Embedder, canonical_name
 from ctxopt.embed.factory import get_embedder
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index import schema, vector_index
-from ctxopt.index.commit import IndexState, index_state, safe_read_commit
+from ctxopt.index.commit import IndexState, safe_read_commit
 from ctxopt.index.freshness import discover_files, scoped_settings
 from ctxopt.index.graph import build_graph
 from ctxopt.index.lock import index_lock
@@ -194,6 +194,8 @@ def plan_index(
     name = embedder_name or embedder_for(settings, stored_meta)
     found = discover_files(settings)
     stored, meta = load_existing(reader, stored_meta, name, full=full)
+    # read_stored has rolled back, resumed or cleared the index: a marker left is readable
+    marker = safe_read_commit(settings.db_path)
     plan = plan_refresh(found.files, stored, full=full or meta is None)
     hashes = {s.path: file_hash(s.abs_path) for s in plan.touched}
     plan, same = resolve_touched(plan, hashes, stored)
@@ -206,8 +208,8 @@ def plan_index(
         same=tuple(same),
         skipped=dict(Counter(s.reason for s in found.skipped)),
         head=gitmeta.head_commit(settings.root),
-        complete=index_state(settings.db_path) is IndexState.COMPLETE,
-        history_kept=schema.HISTORY in getattr(safe_read_commit(settings.db_path), "versions", {}),
+        complete=marker is not None,
+        history_kept=marker is not None and schema.HISTORY in marker.versions,
     )
 
 

@@ -31,6 +31,7 @@ from ctxopt.errors import (
 )
 from ctxopt.index import schema
 from ctxopt.index.commit import (
+    REQUIRED,
     TABLES,
     IndexState,
     corrupt,
@@ -141,7 +142,7 @@ class IndexReader:
         self._graph: FileGraph | None = None
         self._history: tuple[PastCommit, ...] | None = None
         if commit:
-            for name in commit.versions:
+            for name in REQUIRED:  # the history table is checked when it is read
                 check_files(self.dataset(name), self.location, name)
 
     def dataset(self, name: str) -> Any:
@@ -205,6 +206,8 @@ class IndexReader:
                 if self.commit is not None
                 else self.location.has_table(schema.HISTORY)
             )
+            if kept and self.commit is not None:
+                check_files(self.dataset(schema.HISTORY), self.location, schema.HISTORY)
             rows = self._rows(schema.HISTORY) if kept else []
             self._history = tuple(schema.commit_from_row(row) for row in rows)
         return self._history

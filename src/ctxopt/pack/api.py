@@ -148,11 +148,15 @@ def pack_query_result(
     renderer = make_renderer(options.compression)  # type: ignore[arg-type]
     best = hits[0] if hits else None
     fixed, least = _least_pack(base, best, renderer, options.format)
-    if least > budget >= SMALL_BUDGET:  # a long task (a pasted log): its start and end
-        short = shorten_task(base.task, int(TASK_SHARE * budget))
-        shorter = replace(base, task=short.text) if short is not None else base
-        cut = _least_pack(shorter, best, renderer, options.format) if short else (fixed, least)
-        if short is not None and cut[1] <= budget:
+    short = (
+        shorten_task(base.task, int(TASK_SHARE * budget))
+        if least > budget >= SMALL_BUDGET
+        else None
+    )
+    if short is not None:  # a long task (a pasted log): its start and end
+        shorter = replace(base, task=short.text)
+        cut = _least_pack(shorter, best, renderer, options.format)
+        if cut[1] <= budget:
             base, (fixed, least) = shorter, cut
             warnings.append(
                 f"the task takes more of the budget than leaves room for code: "

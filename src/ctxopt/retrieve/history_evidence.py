@@ -11,16 +11,14 @@ and scaled by how much of the task the most similar message says.
 from __future__ import annotations
 
 import functools
-import math
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from ctxopt.retrieve.bm25 import idf, length_norm, term_score
 from ctxopt.retrieve.window_terms import task_terms, terms_of
 from ctxopt.types import PastCommit
 
-K1 = 1.2
-B = 0.75
 SIMILAR_COMMITS = 10  # only the messages most like the task count: the rest is noise
 
 
@@ -75,11 +73,11 @@ def history_evidence(task: str, index: MessageIndex, indexed: Collection[str]) -
     wanted = task_terms(task)
     if not wanted or not index.messages:
         return {}
-    idf = _idf(wanted, index)
+    weights = _idf(wanted, index)
     scored = [
         (score, message)
         for message in index.messages
-        if (score := _bm25(message, idf, index.average)) > 0
+        if (score := _bm25(message, weights, index.average)) > 0
         and any(path in indexed for path in message.files)
     ]
     if not scored:
@@ -90,9 +88,9 @@ def history_evidence(task: str, index: MessageIndex, indexed: Collection[str]) -
         files = [path for path in message.files if path in indexed]
         for path in files:
             evidence[path] = evidence.get(path, 0.0) + score / len(files)
-    unseen = math.log(1.0 + (len(index.messages) + 0.5) / 0.5)  # a word no message holds
-    said = sum(idf.get(term, unseen) for term in wanted)
-    held = sum(weight for term, weight in idf.items() if term in scored[0][1].terms)
+    unseen = idf(len(index.messages), 0)  # a word no message holds
+    said = sum(weights.get(term, unseen) for term in wanted)
+    held = sum(weight for term, weight in weights.items() if term in scored[0][1].terms)
     scale = held / said / max(evidence.values())
     return {path: round(value * scale, 4) for path, value in evidence.items()}
 
@@ -100,18 +98,13 @@ def history_evidence(task: str, index: MessageIndex, indexed: Collection[str]) -
 def _idf(wanted: Collection[str], index: MessageIndex) -> dict[str, float]:
     """The inverse document frequency of each of the task's terms some message holds."""
     count = len(index.messages)
-    return {
-        term: math.log(1.0 + (count - df + 0.5) / (df + 0.5))
-        for term in wanted
-        if (df := index.frequency.get(term, 0)) > 0
-    }
+    return {term: idf(count, df) for term in wanted if (df := index.frequency.get(term, 0)) > 0}
 
 
-def _bm25(message: PastMessage, idf: Mapping[str, float], average: float) -> float:
-    norm = K1 * (1.0 - B + B * message.length / average)
-    score = 0.0
-    for term, weight in idf.items():
-        tf = message.terms.get(term, 0)
-        if tf:
-            score += weight * tf * (K1 + 1.0) / (tf + norm)
-    return score
+def _bm25(message: PastMessage, weights: Mapping[str, float], average: float) -> float:
+    norm = length_norm(message.length, average)
+    return sum(
+        term_score(tf, weight, norm)
+        for term, weight in weights.items()
+        if (tf := message.terms.get(term, 0))
+    )

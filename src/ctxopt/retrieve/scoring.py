@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from ctxopt.embed.base import MINILM_NAME
@@ -68,7 +67,7 @@ class ScoringContext:
     newest_commit: int
     languages: frozenset[str]  # languages the task mentions
     secondary_wanted: bool  # the task is about tests or docs
-    history: Mapping[str, float] = dataclasses.field(default_factory=dict)  # file -> 0..1
+    history: Mapping[str, float] = field(default_factory=dict)  # file -> 0..1
 
 
 # The vectors of the MiniLM transformer did raise recall and changed-line coverage on the

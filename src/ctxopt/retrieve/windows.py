@@ -8,11 +8,11 @@ whatever the chunk sizes; a chunk then gets the score of the best window it over
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ctxopt.retrieve.bm25 import K1, B, idf, length_norm, term_score
 from ctxopt.retrieve.window_cache import cached_file_terms
 from ctxopt.retrieve.window_terms import (
     WINDOW_LINES,
@@ -34,9 +34,6 @@ __all__ = [
     "task_terms",
     "terms_of",
 ]
-
-K1 = 1.2
-B = 0.75
 
 
 @dataclass(frozen=True)
@@ -105,11 +102,11 @@ def rank_windows(task: str, files: Mapping[str, Sequence[str]]) -> list[Window]:
         return []
     average = length / count or 1.0
     frequency: Counter[str] = Counter(t for w in stats for t in w.counts)
-    idf = {t: math.log(1.0 + (count - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+    weights = {t: idf(count, df) for t, df in frequency.items()}
     ranked: list[Window] = []
     for w in stats:
-        norm = K1 * (1.0 - B + B * w.length / average)
-        score = sum(idf[t] * tf * (K1 + 1.0) / (tf + norm) for t, tf in w.counts.items())
+        norm = length_norm(w.length, average)
+        score = sum(term_score(tf, weights[t], norm) for t, tf in w.counts.items())
         if score > 0:
             ranked.append(Window(w.path, w.start_line, w.end_line, score))
     ranked.sort(key=lambda w: (-w.score, w.path, w.start_line))
