@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
+from history_repo import history_repo
 
 from clitools import run_cli
 from ctxopt.app.tune import tune
@@ -19,51 +18,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.index.tuned import read_tuned
 from ctxopt.retrieve.search import QueryOptions, search
 from ctxopt.retrieve.tuned import ranking_view
-from helpers import HashEmbedder, git, init_repo, write_files
-
-WORDS = "record parser quoted field delimiter escape"
-DAY = 86400
-BASE = 1_700_000_000  # November 2023
-TAILS = ("field", "delimiter", "escape", "field again")  # no digit: the files hold numbers
-
-
-def _module(name: str, mentions: int) -> str:
-    """A module whose functions use the task words `mentions` times each."""
-    body = []
-    for i in range(4):
-        text = " ".join([WORDS] * mentions)
-        body.append(
-            f"def {name}_step_{i}(value):\n"
-            f'    """Step {i} of {name}: {text}."""\n'
-            + "".join(f"    value = value + {j}  # arithmetic {i} {j}\n" for j in range(12))
-            + "    return value\n"
-        )
-    return "\n\n".join(body)
-
-
-def _commit(repo: Path, message: str, when: int) -> None:
-    stamp = f"@{when} +0000"
-    git(repo, "add", "-A")
-    env = {**os.environ, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
-    subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", message], check=True, env=env)
-
-
-def _history_repo(tmp: Path, fixes: int = 36) -> Path:
-    """Cold modules full of the task's words, untouched for two years; hot modules that
-    barely use them but are the ones every recent fix changes: recency is the signal the
-    defaults underweight.  The index keeps no past messages (history_commits = 0): the fixes'
-    messages point at the hot modules as well, and the fit could learn those instead."""
-    repo = init_repo(tmp / "repo")
-    files = {"ctxopt.toml": "history_commits = 0\n"}
-    files |= {f"pkg/cold_{i:02d}.py": _module(f"cold_{i:02d}", 3) for i in range(30)}
-    files |= {f"pkg/hot_{i:02d}.py": _module(f"hot_{i:02d}", 1) for i in range(8)}
-    write_files(repo, files)
-    _commit(repo, "Add the parsing package with its modules", BASE - 800 * DAY)
-    for n in range(fixes):
-        target = repo / f"pkg/hot_{n % 8:02d}.py"
-        target.write_text(target.read_text() + f"\n# revision {n}\n")
-        _commit(repo, f"Fix the record parser on a quoted {TAILS[n % 4]}", BASE + n * DAY)
-    return repo
+from helpers import HashEmbedder
 
 
 def _indexed(repo: Path) -> None:
@@ -79,7 +34,7 @@ def _hot_share(repo: Path, settings_weights: dict[str, float] | None = None) -> 
 
 @pytest.fixture(scope="module")
 def tuned_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    repo = _history_repo(tmp_path_factory.mktemp("tune"))
+    repo = history_repo(tmp_path_factory.mktemp("tune"))
     _indexed(repo)
     return repo
 
@@ -119,7 +74,7 @@ def test_tuned_weights_of_another_embedder_are_ignored(tuned_repo: Path) -> None
 
 
 def test_too_few_commits_is_one_clear_line(tmp_path: Path) -> None:
-    repo = _history_repo(tmp_path, fixes=3)
+    repo = history_repo(tmp_path, fixes=3)
     _indexed(repo)
     with pytest.raises(UsageError, match="too few commits to tune on"):
         tune(load_settings(repo))

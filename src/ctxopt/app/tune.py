@@ -10,7 +10,7 @@ files than the defaults do.  The outcome is stored with the index either way.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 from ctxopt.app.refresh import refresh_index
@@ -18,12 +18,14 @@ from ctxopt.config.settings import Settings
 from ctxopt.discover.git import head_commit
 from ctxopt.discover.history import recent_commits
 from ctxopt.errors import UsageError
+from ctxopt.index.store import IndexReader
 from ctxopt.index.tuned import TunedWeights, write_tuned
 from ctxopt.retrieve.scoring import merge_weights
+from ctxopt.tune import DEFAULT_COMMITS
 from ctxopt.tune.examples import build_examples
 from ctxopt.tune.fit import MIN_GAIN, as_vector, as_weights, coordinate_ascent, objective, prepare
+from ctxopt.types import PastCommit
 
-DEFAULT_COMMITS = 300
 MIN_EXAMPLES = 20  # fewer usable commits teach nothing reliable
 HELD_OUT_SHARE = 0.25
 MIN_HELD_OUT = 5
@@ -46,12 +48,30 @@ def tune(
     benchmark's cases)."""
     if commits < 1:
         raise UsageError(f"--commits must be at least 1, got {commits}")
-    say = notify or (lambda _text: None)
     started = time.perf_counter()
     _, reader = refresh_index(settings, refresh=True, notify=notify)
     history = [c for c in recent_commits(settings.root, head, commits) if c.sha not in exclude]
     if not history:
         raise UsageError(f"no git history to tune on at {settings.root}")
+    outcome = fit_history(settings, reader, history, head=head, notify=notify)
+    outcome = replace(outcome, seconds=round(time.perf_counter() - started, 2))
+    if store:
+        write_tuned(settings.db_path, outcome)
+    return outcome
+
+
+def fit_history(
+    settings: Settings,
+    reader: IndexReader,
+    history: Sequence[PastCommit],
+    *,
+    head: str = "HEAD",
+    notify: Notify | None = None,
+) -> TunedWeights:
+    """Fit on the usable commits of history (newest first) and check on the newest of them.
+    UsageError when fewer than MIN_EXAMPLES are usable."""
+    say = notify or (lambda _text: None)
+    started = time.perf_counter()
     say(f"reading {len(history)} commits: the candidates of each message")
     step = max(1, len(history) // 10)
 
@@ -75,7 +95,7 @@ def tune(
     fitted = coordinate_ascent(start, train, lambda r: say(f"  round {r} done"))
     before, after = objective(start, held_out), objective(fitted, held_out)
     kept = after >= before + MIN_GAIN
-    outcome = TunedWeights(
+    return TunedWeights(
         weights=as_weights(fitted) if kept else {},
         kept=kept,
         embedder=embedder,
@@ -85,9 +105,6 @@ def tune(
         before=round(before, 4),
         after=round(after, 4),
         fitted=as_weights(fitted),
+        seconds=round(time.perf_counter() - started, 2),
         tuned_at=time.time(),
     )
-    outcome = replace(outcome, seconds=round(time.perf_counter() - started, 2))
-    if store:
-        write_tuned(settings.db_path, outcome)
-    return outcome

@@ -13,6 +13,7 @@ from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, Re
 from ctxopt.cli.settings import settings_from_flags
 from ctxopt.errors import InterruptedRun, UsageError
 from ctxopt.index.commit import AfterInterrupt, after_interrupt, safe_read_commit
+from ctxopt.types import IndexStats
 
 INTERRUPTED = {
     AfterInterrupt.UNCHANGED: "the previous index at {db} is unchanged",
@@ -109,6 +110,7 @@ def index(
     a repository URL: it is cloned into the cache (or fetched) at --ref first. With --json,
     stdout holds one JSON object of the run's figures.
     """
+    from ctxopt.app.auto_tune import tune_when_due
     from ctxopt.app.index import index_repository
     from ctxopt.discover.remote import remote_repo
     from ctxopt.index.scope import without_stored_scope
@@ -142,9 +144,30 @@ def index(
         raise InterruptedRun(interrupted_message(settings.db_path, state)) from None
     finally:
         progress.stop()
+    if not as_json:
+        _summary(terminal, stats, quiet=quiet)
+    try:
+        tuned = tune_when_due(settings, stats.embedder, notify=terminal.info)
+    except KeyboardInterrupt:
+        raise InterruptedRun(
+            f"interrupted while tuning the ranking weights: the index at {settings.db_path} is "
+            "complete and the weights in force are unchanged"
+        ) from None
     if as_json:
-        terminal.json(asdict(stats))
+        terminal.json({**asdict(stats), "tuned": tuned.to_json() if tuned else None})
         return
+    if tuned is not None and not tuned.skipped:
+        from ctxopt.cli.render_tune import verdict
+
+        terminal.info(f"ranking weights: {verdict(tuned)} ({tuned.seconds:.1f} s)")
+    if watch:
+        from ctxopt.cli.index_watch import watch_until_interrupted
+
+        watch_until_interrupted(terminal, settings)
+
+
+def _summary(terminal: Terminal, stats: IndexStats, *, quiet: bool) -> None:
+    """The run's warnings, then (unless quiet) its figures, on stderr."""
     for warning in stats.warnings[:20]:
         terminal.warn(warning)
     if len(stats.warnings) > 20:
@@ -153,7 +176,3 @@ def index(
         from ctxopt.cli.render_stats import index_summary  # here: rich tables only when shown
 
         index_summary(terminal, stats)
-    if watch:
-        from ctxopt.cli.index_watch import watch_until_interrupted
-
-        watch_until_interrupted(terminal, settings)

@@ -20,6 +20,8 @@ def _weights_line(outcome: TunedWeights) -> str:
 
 def verdict(outcome: TunedWeights) -> str:
     """One line: what the held-out commits said and what is now in force."""
+    if outcome.skipped:
+        return f"{outcome.skipped}: the default weights stay in force"
     figures = (
         f"held-out file recall {outcome.before:.3f} (defaults) -> {outcome.after:.3f} (tuned) "
         f"on the {outcome.held_out} newest of {outcome.commits} commits"

@@ -9,6 +9,7 @@ import typer
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
 from ctxopt.cli.settings import settings_from_flags
+from ctxopt.tune import DEFAULT_COMMITS
 
 
 def tune(
@@ -17,8 +18,13 @@ def tune(
     db: DbOption = None,
     commits: Annotated[
         int,
-        typer.Option("--commits", "-n", metavar="N", help="Read this many recent commits (300)."),
-    ] = 300,
+        typer.Option(
+            "--commits",
+            "-n",
+            metavar="N",
+            help="Read this many recent commits.",
+        ),
+    ] = DEFAULT_COMMITS,
     json_output: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:

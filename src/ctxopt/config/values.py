@@ -122,12 +122,15 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "displace_capped": _bool,
     "path_entries": _bool,
     "history_commits": _int(0),
+    "auto_tune": _bool,
 }
 INT_FIELDS = frozenset(
     {"max_file_bytes", "budget", "max_chunks_per_file", "top_k", "history_commits"}
 )
 FLOAT_FIELDS = frozenset({"parse_timeout", "reserve"})
-BOOL_FIELDS: frozenset[str] = frozenset({"allow_secrets", "displace_capped", "path_entries"})
+BOOL_FIELDS: frozenset[str] = frozenset(
+    {"allow_secrets", "displace_capped", "path_entries", "auto_tune"}
+)
 
 
 def parse_env(name: str, text: str) -> object:

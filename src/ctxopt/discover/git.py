@@ -79,6 +79,15 @@ def head_commit(root: Path) -> str:
     return out.decode().strip() if out else ""
 
 
+def commits_since(root: Path, older: str, newer: str = "HEAD") -> int | None:
+    """How many commits newer has that older has not, or None when older is not an
+    ancestor of newer (another branch, rewritten history, an unknown commit)."""
+    if _git(root, "merge-base", "--is-ancestor", older, newer) is None:
+        return None
+    out = _git(root, "rev-list", "--count", f"{older}..{newer}")
+    return int(out) if out and out.strip().isdigit() else None
+
+
 def listed_files(root: Path, excluded_dirs: Sequence[str] = ()) -> list[str] | None:
     """Tracked plus untracked-not-ignored files under root, relative to root (POSIX).
 

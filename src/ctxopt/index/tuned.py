@@ -32,6 +32,7 @@ class TunedWeights:
     fitted: dict[str, float] = field(default_factory=dict)  # fitted, kept or not
     seconds: float = 0.0
     tuned_at: float = 0.0
+    skipped: str = ""  # why nothing was fitted (too little history), empty when fitted
 
     def to_json(self) -> dict[str, object]:
         return {"format": TUNED_FORMAT, **asdict(self)}

@@ -26,6 +26,8 @@ def ranking_view(settings: Settings, embedder: str) -> RankingView:
     if tuned is None:
         line = "defaults (`ctxopt tune` fits them to this repository's commits)"
         return RankingView("defaults", line + mine, weights, overridden)
+    if tuned.skipped:
+        return RankingView("defaults", f"defaults ({tuned.skipped}){mine}", weights, overridden)
     figures = (
         f"held-out file recall {tuned.before:.3f} -> {tuned.after:.3f} on "
         f"{tuned.held_out} of {tuned.commits} commits up to {tuned.head[:12]}"
