@@ -97,6 +97,22 @@ def test_cap_per_file_unless_named() -> None:
     assert not any(d.reason is DropReason.PER_FILE_CAP for d in named.dropped)
 
 
+def test_room_left_never_takes_a_weaker_chunk_of_a_file_whose_better_one_waits() -> None:
+    best = [hit("a.py", f"f{i}", 0.9 - i * 0.01, 10) for i in range(3)]
+    wanted = hit("a.py", "wanted", 0.55, 60)  # capped, then too big for the room left
+    weaker = [hit("a.py", f"weak{i}", 0.4, 10) for i in range(2)]
+    others = [hit("b.py", f"g{i}", 0.7, 30) for i in range(4)]
+    options = SelectOptions(budget=190, max_chunks_per_file=3, path_entries=False)
+    chosen = select([*best, wanted, *weaker, *others], options, fake_render)
+    names = {c.hit.chunk.name for c in chosen.chosen}
+    assert {"f0", "f1", "f2"} <= names and "wanted" not in names
+    assert chosen.spent + 10 <= 190  # a weaker chunk of a.py would have fitted ...
+    assert not names & {"weak0", "weak1"}  # ... but its file's better chunk waits
+    roomy = select([*best, wanted, *weaker, *others], replace(options, budget=400), fake_render)
+    leftover = [c.hit.chunk.name for c in roomy.chosen if c.why is PickReason.LEFTOVER]
+    assert leftover.index("wanted") < leftover.index("weak0") < leftover.index("weak1")
+
+
 def test_room_left_after_the_cap_goes_to_capped_files() -> None:
     crowd = [hit("a.py", f"f{i}", 0.9 - i * 0.01, 10) for i in range(6)]
     chosen = select(crowd, SelectOptions(budget=10_000), fake_render)
@@ -220,7 +236,8 @@ def _capped_file(displace: bool, cap: int = 2) -> list[str]:
 
 
 def test_a_better_chunk_of_a_capped_file_takes_the_place_of_its_weakest() -> None:
-    assert _capped_file(displace=False) == ["s0", "s1", "s2"]  # cheap ones first, big lost
+    # cheap ones first, big lost, and the room left is not given to s2 while big waits
+    assert _capped_file(displace=False) == ["s0", "s1"]
     assert _capped_file(displace=True) == ["big", "s0"]
     assert _capped_file(displace=True, cap=1) == ["big", "s0"]  # s0 back as leftover
 
@@ -239,10 +256,10 @@ def test_a_displaced_chunk_is_dropped_for_the_cap_and_a_swap_that_cannot_fit_is_
     assert {c.hit.chunk.name: c.fidelity for c in tight.chosen} == {
         "s0": Fidelity.FULL,
         "s1": Fidelity.FULL,
-        "s2": Fidelity.FULL,  # leftover room after the cap
-    }  # the big one cannot replace a full entry in full, and is not squeezed to a signature
+    }  # the big one cannot replace a full entry in full, and is not squeezed to a signature;
+    # the room left after the cap does not go to s2 while the better big one waits
     assert tight.spent == sum(c.tokens for c in tight.chosen)
-    assert [d.hit.chunk.name for d in tight.dropped] == ["big"]
+    assert sorted(d.hit.chunk.name for d in tight.dropped) == ["big", "s2"]
 
 
 def test_without_path_entries_no_entry_spends_tokens_without_showing_code() -> None:

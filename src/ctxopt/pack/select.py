@@ -471,11 +471,23 @@ TURNED_AWAY_FOR_ROOM = (DropReason.BUDGET_FULL, DropReason.NO_ROOM)
 
 def _fill_leftover(state: _Budget, position: dict[str, int]) -> None:
     """Room left after every file had its share: more chunks of capped files (those held
-    back by the cap, or that made way for a better chunk of theirs), in full only."""
+    back by the cap, or that made way for a better chunk of theirs), best first and in full
+    only, while no better chunk of their file waits for room: a file's chunk turned away for
+    room, or too big for what is left, keeps its file's weaker chunks out."""
     capped = [d.hit for d in state.dropped if d.reason in HELD_BACK_BY_THE_CAP]
     capped.sort(key=lambda h: (-h.score, position[h.chunk.id]))
+    waiting: dict[str, float] = {}  # the best score of each file's chunks left waiting
+    for drop in state.dropped:
+        if drop.reason in TURNED_AWAY_FOR_ROOM:
+            path = drop.hit.chunk.path
+            waiting[path] = max(waiting.get(path, 0.0), drop.hit.score)
     for hit in capped:
         if state.spent + MIN_ENTRY > state.options.budget:
             break
+        path = hit.chunk.path
+        if hit.score < waiting.get(path, 0.0):
+            continue
         if state.try_add(hit, PickReason.LEFTOVER, Fidelity.FULL, note=False):
             state.dropped = [d for d in state.dropped if d.hit.chunk.id != hit.chunk.id]
+        else:
+            waiting[path] = max(waiting.get(path, 0.0), hit.score)
