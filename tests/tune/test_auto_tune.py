@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from history_repo import BASE, DAY, commit_at, history_repo
@@ -14,6 +15,7 @@ from ctxopt.app.auto_tune import retune_reason
 from ctxopt.config.settings import load_settings
 from ctxopt.index.tuned import TunedWeights, read_tuned
 from helpers import git
+from s3server import S3Server
 
 FIXES = 48  # usable commits: the initial one plus the fixes, above MIN_USABLE
 ON = {"CTXOPT_AUTO_TUNE": "true"}
@@ -124,3 +126,21 @@ def test_retuning_waits_for_enough_new_commits_on_the_same_line(
     other = git(repo, "rev-parse", "HEAD").strip()
     reason = retune_reason(settings, _outcome(head), other)
     assert reason is not None and "left the line" in reason
+
+
+def test_tuning_as_index_runs_keeps_its_outcome_in_the_bucket(
+    s3_server: S3Server, tmp_path: Path
+) -> None:
+    repo = history_repo(tmp_path / "work", fixes=FIXES)
+    db = f"s3://{s3_server.bucket()}/tuned"
+    env = {**s3_server.env(tmp_path), **ON}
+    first = run_cli("index", str(repo), "--db", db, "--json", env=env)
+    assert first.code == 0, first.err
+    tuned: Any = first.json()
+    assert tuned["tuned"]["kept"] is True
+    assert not (repo / ".ctxopt").exists()  # nothing beside the work tree
+    stats = run_cli("stats", "--path", str(repo), "--db", db, "--json", env=env)
+    assert stats.code == 0, stats.err
+    assert stats.json()["ranking"].startswith("tuned")  # type: ignore[index]
+    again = run_cli("index", str(repo), "--db", db, "--json", env=env)
+    assert again.code == 0 and again.json()["tuned"] is None  # type: ignore[index]
