@@ -108,7 +108,9 @@ def index(
 
     Incremental: only added and changed files are chunked and embedded again. PATH may be
     a repository URL: it is cloned into the cache (or fetched) at --ref first. With --json,
-    stdout holds one JSON object of the run's figures.
+    stdout holds one JSON object of the run's figures. With the setting auto_tune
+    (CTXOPT_AUTO_TUNE=1) it then fits the ranking weights to the recent commits when due,
+    as `ctxopt tune` does.
     """
     from ctxopt.app.auto_tune import tune_when_due
     from ctxopt.app.index import index_repository
