@@ -95,3 +95,20 @@ def test_cli_prints_the_outcome_as_json(tuned_repo: Path) -> None:
     stats = run_cli("stats", "--path", str(tuned_repo), "--json")
     assert stats.code == 0, stats.err
     assert stats.json()["ranking"].startswith("tuned")  # type: ignore[index]
+
+
+def test_reset_removes_the_tuned_weights_and_the_defaults_rank_again(tmp_path: Path) -> None:
+    repo = history_repo(tmp_path)
+    _indexed(repo)
+    tuned = tune(load_settings(repo))
+    assert tuned.kept
+    tuned_share = _hot_share(repo)
+    done = run_cli("tune", "--path", str(repo), "--reset")
+    assert done.code == 0, done.err
+    assert "removed" in done.out
+    assert read_tuned(load_settings(repo).db_path) is None
+    stats = run_cli("stats", "--path", str(repo), "--json")
+    assert stats.json()["ranking"].startswith("defaults")  # type: ignore[index]
+    assert _hot_share(repo) < tuned_share  # queries rank with the defaults again
+    again = run_cli("tune", "--path", str(repo), "--reset", "--json")
+    assert again.code == 0 and again.json() == {"removed": False}

@@ -9,6 +9,7 @@ import typer
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
 from ctxopt.cli.settings import settings_from_flags
+from ctxopt.config.settings import Settings
 from ctxopt.tune import DEFAULT_COMMITS
 
 
@@ -25,6 +26,14 @@ def tune(
             help="Read this many recent commits.",
         ),
     ] = DEFAULT_COMMITS,
+    reset: Annotated[
+        bool,
+        typer.Option(
+            "--reset",
+            help="Remove the tuned weights kept with the index: the defaults rank again "
+            "(with auto_tune set, the next `ctxopt index` tunes anew).",
+        ),
+    ] = False,
     json_output: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -36,9 +45,24 @@ def tune(
 
     terminal = Terminal(quiet=quiet)
     settings = settings_from_flags(path, terminal=terminal, announce_root=True, db=db)
+    if reset:
+        _reset(terminal, settings, json_output=json_output)
+        return
     outcome = run_tune(settings, commits=commits, notify=terminal.info)
     overridden = sorted(dict(settings.weights))
     if json_output:
         terminal.json(tune_json(outcome, overridden))
     else:
         terminal.payload(tune_text(outcome, overridden))
+
+
+def _reset(terminal: Terminal, settings: Settings, *, json_output: bool) -> None:
+    from ctxopt.index.tuned import forget_tuned
+
+    removed = forget_tuned(settings.db_path)
+    if json_output:
+        terminal.json({"removed": removed})
+    elif removed:
+        terminal.payload("tuned weights removed: the default weights rank again")
+    else:
+        terminal.payload("no tuned weights were kept: the default weights rank already")

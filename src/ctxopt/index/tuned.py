@@ -55,6 +55,15 @@ def write_tuned(db: DbLocation, tuned: TunedWeights) -> None:
     locate(db).write_text(TUNED_FILE, json.dumps(tuned.to_json(), indent=2, sort_keys=True))
 
 
+def forget_tuned(db: DbLocation) -> bool:
+    """Remove the stored outcome (the defaults are in force again); False when there was none."""
+    location = locate(db)
+    if not location.exists(TUNED_FILE):
+        return False
+    location.delete(TUNED_FILE)
+    return True
+
+
 def read_tuned(db: DbLocation, embedder: str | None = None) -> TunedWeights | None:
     """The stored outcome, None when there is none, it is unreadable, or it was fitted on an
     index with another embedder than `embedder` (when given)."""
