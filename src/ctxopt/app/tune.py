@@ -1,10 +1,10 @@
 """`ctxopt tune`: fit the ranking weights of a repository to its own recent commits.
 
 Each usable commit (a message of a few words, 1 to 10 modified source files the index holds)
-is a task whose answer is known.  Its candidates' features are computed once with the
-default weights; the newest HELD_OUT_SHARE of the commits are set aside, the weights are
-fitted on the rest, and they are kept only when they reach more of the held-out commits'
-files than the defaults do.  The outcome is stored with the index either way.
+is a task whose answer is known: the code it changed.  Its candidates' features are computed
+once with the default weights; the newest HELD_OUT_SHARE of the commits are set aside, the
+weights are fitted on the rest, and they are kept only when they reach more of the held-out
+commits' changed code than the defaults do.  The outcome is stored with the index either way.
 """
 
 from __future__ import annotations

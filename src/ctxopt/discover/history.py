@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from ctxopt.discover.git import run_git, work_tree_prefix
@@ -51,3 +52,26 @@ def parse_log(out: bytes, prefix: str = "") -> list[PastCommit]:
         text = message.decode("utf-8", "replace").strip()
         commits.append(PastCommit(sha.decode().strip(), text, tuple(sorted(set(paths)))))
     return commits
+
+
+MIN_ADDED_LINE = 10  # shorter added lines ("}", "return x") are found all over a file
+
+
+def added_lines(root: Path, sha: str, paths: Sequence[str]) -> frozenset[str]:
+    """The lines (stripped, of MIN_ADDED_LINE characters or more) commit sha added to paths
+    (relative to root); empty when git fails."""
+    if not paths:
+        return frozenset()
+    try:
+        done = run_git(root, "show", "-U0", "--format=", "--no-renames", sha, "--", *paths)
+    except OSError:
+        return frozenset()
+    if done.returncode != 0:
+        return frozenset()
+    found: set[str] = set()
+    for line in done.stdout.decode("utf-8", "replace").splitlines():
+        if line.startswith("+") and not line.startswith("+++"):
+            text = line[1:].strip()
+            if len(text) >= MIN_ADDED_LINE:
+                found.add(text)
+    return frozenset(found)

@@ -1,7 +1,9 @@
 """Training examples from past commits: each commit's message is a task, the candidates the
-index returns for it carry their feature vectors, and a candidate is relevant when its file
-is one the commit modified.  Features are computed once per commit, with the default
-weights; fitting then re-ranks the stored vectors only."""
+index returns for it carry their feature vectors, and the answer is the code the commit
+changed: each candidate chunk of a modified file holding a line the commit added is one unit
+to reach, and a modified file none of whose candidates holds one is a unit as a whole (any of
+its chunks reaches it).  Features are computed once per commit, with the default weights;
+fitting then re-ranks the stored vectors only."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ctxopt.config.settings import Settings
+from ctxopt.discover.history import added_lines
 from ctxopt.index.store import IndexReader
 from ctxopt.languages.naming import is_doc_path, is_test_path
 from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS, merge_weights
@@ -40,8 +43,8 @@ class Example:
     features: npt.NDArray[np.float64]  # candidates x FEATURES
     factor: npt.NDArray[np.float64]  # the secondary (test/doc/changelog) factor of each
     tokens: npt.NDArray[np.float64]
-    gold_of: npt.NDArray[np.int64]  # index of the candidate's modified file, -1 for others
-    gold: int  # files the commit modified that the index holds
+    gold_of: npt.NDArray[np.int64]  # the unit a candidate reaches, -1 for none
+    gold: int  # units: chunks holding an added line, and modified files without one
 
 
 def task_of(message: str) -> str:
@@ -79,14 +82,23 @@ def build_examples(
         found = rank(
             settings, task_of(commit.message), QueryOptions(), reader=reader, weights=weights
         )
-        out.append(_example(commit.sha, found.ranked, gold))
+        added = added_lines(settings.root, commit.sha, gold)
+        out.append(_example(commit.sha, found.ranked, gold, added))
         if progress is not None:
             progress(i, len(chosen))
     return out
 
 
-def _example(sha: str, ranked: Sequence[ScoredChunk], gold: Sequence[str]) -> Example:
-    index = {path: i for i, path in enumerate(gold)}
+def _example(
+    sha: str, ranked: Sequence[ScoredChunk], gold: Sequence[str], added: frozenset[str]
+) -> Example:
+    holding = {
+        hit.chunk.id
+        for hit in ranked
+        if hit.chunk.path in gold and _holds_any(hit.chunk.text, added)
+    }
+    files_held = {hit.chunk.path for hit in ranked if hit.chunk.id in holding}
+    units: dict[str, int] = {}
     rows, factors, tokens, gold_of = [], [], [], []
     for hit in ranked:
         chunk = hit.chunk
@@ -95,12 +107,22 @@ def _example(sha: str, ranked: Sequence[ScoredChunk], gold: Sequence[str]) -> Ex
         kind = secondary_class(chunk) if penalised else None
         factors.append(SECONDARY_FACTORS[kind] if kind is not None else 1.0)
         tokens.append(float(chunk.tokens))
-        gold_of.append(index.get(chunk.path, -1))
+        if chunk.id in holding:
+            gold_of.append(units.setdefault(chunk.id, len(units)))
+        elif chunk.path in gold and chunk.path not in files_held:
+            gold_of.append(units.setdefault(f"file:{chunk.path}", len(units)))
+        else:
+            gold_of.append(-1)
+    unreached = sum(1 for path in gold if path not in files_held and f"file:{path}" not in units)
     return Example(
         sha,
         np.asarray(rows, dtype=np.float64).reshape(-1, len(FEATURES)),
         np.asarray(factors, dtype=np.float64),
         np.asarray(tokens, dtype=np.float64),
         np.asarray(gold_of, dtype=np.int64),
-        len(gold),
+        len(units) + unreached,
     )
+
+
+def _holds_any(text: str, added: frozenset[str]) -> bool:
+    return bool(added) and any(line.strip() in added for line in text.splitlines())

@@ -1,8 +1,9 @@
 """Fitting ranking weights to examples (numpy only, pure).
 
 The objective mimics a pack: candidates are ordered by weighted score per token (damped as
-the packer does), taken until a token budget is spent, and the share of the commit's
-modified files reached is averaged over a few budgets and all examples.  Coordinate ascent
+the packer does), taken until a token budget is spent, and the share of the commit's units
+reached (the chunks holding lines it added, or files; see tune.examples) is averaged over a
+few budgets and all examples.  Coordinate ascent
 moves one weight at a time over a small set of values and keeps a move only when it raises
 the objective on the training examples by more than MIN_GAIN.
 """
@@ -38,8 +39,8 @@ class Prepared:
     features: Vector
     scale: Vector  # secondary factor / damped token cost
     tokens: Vector
-    gold_rows: npt.NDArray[np.int64]  # candidate rows holding a modified file, grouped by file
-    starts: npt.NDArray[np.int64]  # first entry of each file's group in gold_rows
+    gold_rows: npt.NDArray[np.int64]  # candidate rows reaching a unit, grouped by unit
+    starts: npt.NDArray[np.int64]  # first entry of each unit's group in gold_rows
     gold: int
 
 
@@ -60,7 +61,7 @@ def prepare(example: Example) -> Prepared:
 
 
 def recall(weights: Vector, item: Prepared) -> float:
-    """Mean share of the modified files reached within each budget."""
+    """Mean share of the units reached within each budget."""
     if item.gold_rows.size == 0:
         return 0.0
     priority = (item.features @ weights) * item.scale
