@@ -25,10 +25,11 @@ def test_added_lines_are_the_long_lines_a_commit_added(tmp_path: Path) -> None:
     write_files(repo, {"a.py": "def f():\n    return 1\n", "b.py": "x = 1\n"})
     commit_all(repo, "first")
     write_files(repo, {"a.py": "def f():\n    value = compute_the_limit()\n    return 1\n"})
-    write_files(repo, {"b.py": "x = 1\ny = 2\n"})
+    write_files(repo, {"b.py": "x = 1\ny = 2\n", "c.c": "++items_counted_total;\n"})
     commit_all(repo, "second")
     sha = git(repo, "rev-parse", "HEAD").strip()
     assert added_lines(repo, sha, ["a.py", "b.py"]) == {"value = compute_the_limit()"}
+    assert added_lines(repo, sha, ["c.c"]) == {"++items_counted_total;"}  # not a header
     assert added_lines(repo, sha, ["b.py"]) == frozenset()  # "y = 2" is too short to tell
     assert added_lines(repo, "0" * 40, ["a.py"]) == frozenset()  # git fails: nothing
 

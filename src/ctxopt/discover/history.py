@@ -69,8 +69,13 @@ def added_lines(root: Path, sha: str, paths: Sequence[str]) -> frozenset[str]:
     if done.returncode != 0:
         return frozenset()
     found: set[str] = set()
+    in_hunk = False  # a file's header ("+++ b/path") comes before its first "@@"
     for line in done.stdout.decode("utf-8", "replace").splitlines():
-        if line.startswith("+") and not line.startswith("+++"):
+        if line.startswith("diff "):
+            in_hunk = False
+        elif line.startswith("@@"):
+            in_hunk = True
+        elif in_hunk and line.startswith("+"):
             text = line[1:].strip()
             if len(text) >= MIN_ADDED_LINE:
                 found.add(text)
