@@ -74,7 +74,7 @@ def test_the_text_summary_says_what_tuning_found(tmp_path: Path) -> None:
     assert "tuning the ranking weights to the last" in done.err  # progress
     assert "fitting on" in done.err
     lines = [line for line in done.err.splitlines() if line.startswith("ranking weights:")]
-    assert len(lines) == 1 and "held-out recall" in lines[0], done.err
+    assert len(lines) == 1 and "held-out changed lines shown" in lines[0], done.err
 
 
 def test_auto_tune_is_off_unless_set(tmp_path: Path) -> None:

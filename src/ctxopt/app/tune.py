@@ -3,8 +3,9 @@
 Each usable commit (a message of a few words, 1 to 10 modified source files the index holds)
 is a task whose answer is known: the code it changed.  Its candidates' features are computed
 once with the default weights; the newest HELD_OUT_SHARE of the commits are set aside, the
-weights are fitted on the rest, and they are kept only when they reach more of the held-out
-commits' changed code than the defaults do.  The outcome is stored with the index either way.
+weights are fitted on the rest, and they are kept only when real packs of the held-out
+commits' messages show more of the lines those commits added than packs with the default
+weights do (app.tune_check).  The outcome is stored with the index either way.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 from ctxopt.app.refresh import refresh_index
+from ctxopt.app.tune_check import CHECK_BUDGET, CHECK_MEASURE, shown_share
 from ctxopt.config.settings import Settings
 from ctxopt.discover.git import head_commit
 from ctxopt.discover.history import recent_commits
@@ -23,7 +25,7 @@ from ctxopt.index.tuned import TunedWeights, write_tuned
 from ctxopt.retrieve.scoring import merge_weights
 from ctxopt.tune import DEFAULT_COMMITS
 from ctxopt.tune.examples import build_examples
-from ctxopt.tune.fit import MIN_GAIN, as_vector, as_weights, coordinate_ascent, objective, prepare
+from ctxopt.tune.fit import MIN_GAIN, as_vector, as_weights, coordinate_ascent, prepare
 from ctxopt.types import PastCommit
 
 MIN_EXAMPLES = 20  # fewer usable commits teach nothing reliable
@@ -86,14 +88,17 @@ def fit_history(
             f"message of a few words and modify 1 to 10 indexed source files (need "
             f"{MIN_EXAMPLES}); the default weights stay in force"
         )
-    prepared = [prepare(e) for e in examples]  # newest first
-    held = max(MIN_HELD_OUT, round(len(prepared) * HELD_OUT_SHARE))
-    held_out, train = prepared[:held], prepared[held:]
+    held = max(MIN_HELD_OUT, round(len(examples) * HELD_OUT_SHARE))  # examples: newest first
+    train = [prepare(e) for e in examples[held:]]
     embedder = reader.meta().embedder
     start = as_vector(merge_weights(embedder=embedder))
     say(f"fitting on {len(train)} commits, checking on the {held} newest")
     fitted = coordinate_ascent(start, train, lambda r: say(f"  round {r} done"))
-    before, after = objective(start, held_out), objective(fitted, held_out)
+    newest = {c.sha: c for c in history}
+    checked = [newest[e.sha] for e in examples[:held]]
+    say(f"packing the {held} newest at {CHECK_BUDGET:,} tokens, with default and fitted weights")
+    before = shown_share(settings, reader, checked, as_weights(start))
+    after = shown_share(settings, reader, checked, as_weights(fitted))
     kept = after >= before + MIN_GAIN
     return TunedWeights(
         weights=as_weights(fitted) if kept else {},
@@ -107,4 +112,5 @@ def fit_history(
         fitted=as_weights(fitted),
         seconds=round(time.perf_counter() - started, 2),
         tuned_at=time.time(),
+        measure=CHECK_MEASURE,
     )

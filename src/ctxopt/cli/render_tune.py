@@ -23,7 +23,7 @@ def verdict(outcome: TunedWeights) -> str:
     if outcome.skipped:
         return f"{outcome.skipped}: the default weights stay in force"
     figures = (
-        f"held-out recall of changed code {outcome.before:.3f} (defaults) -> "
+        f"{outcome.measure} {outcome.before:.3f} (defaults) -> "
         f"{outcome.after:.3f} (tuned) on the {outcome.held_out} newest of {outcome.commits} commits"
     )
     if outcome.kept:

@@ -27,12 +27,13 @@ class TunedWeights:
     head: str  # the commit the history was read from
     commits: int  # commits used (training + held out)
     held_out: int  # of which held out
-    before: float  # held-out objective with the default weights
-    after: float  # held-out objective with the fitted weights
+    before: float  # the held-out check (measure) with the default weights
+    after: float  # the held-out check with the fitted weights
     fitted: dict[str, float] = field(default_factory=dict)  # fitted, kept or not
     seconds: float = 0.0
     tuned_at: float = 0.0
     skipped: str = ""  # why nothing was fitted (too little history), empty when fitted
+    measure: str = "held-out recall"  # what before and after measure (files of older runs)
 
     def to_json(self) -> dict[str, object]:
         return {"format": TUNED_FORMAT, **asdict(self)}

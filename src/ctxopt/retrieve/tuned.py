@@ -29,7 +29,7 @@ def ranking_view(settings: Settings, embedder: str) -> RankingView:
     if tuned.skipped:
         return RankingView("defaults", f"defaults ({tuned.skipped}){mine}", weights, overridden)
     figures = (
-        f"held-out recall {tuned.before:.3f} -> {tuned.after:.3f} on "
+        f"{tuned.measure} {tuned.before:.3f} -> {tuned.after:.3f} on "
         f"{tuned.held_out} of {tuned.commits} commits up to {tuned.head[:12]}"
     )
     if tuned.kept:

@@ -1,0 +1,88 @@
+"""The held-out check of `ctxopt tune`: real packs, scored by the added lines they show."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from history_repo import BASE, DAY, commit_at
+
+from ctxopt.app.tune_check import shown_share
+from ctxopt.config.settings import load_settings
+from ctxopt.discover.history import recent_commits
+from ctxopt.index.build import build_index
+from ctxopt.index.process import IN_PROCESS
+from ctxopt.index.store import IndexReader
+from ctxopt.retrieve.scoring import merge_weights
+from ctxopt.retrieve.tuned import ranking_view
+from helpers import HashEmbedder, init_repo, write_files
+
+
+def _function(name: str, body_lines: int) -> str:
+    body = "".join(f"    total = total + {i}  # step {i} of {name}\n" for i in range(body_lines))
+    return f"def {name}(total):\n{body}    return total\n"
+
+
+def _repo(tmp: Path) -> Path:
+    """Three commits: one adds a line that stays, one adds a line later taken out again,
+    and the one that takes it out."""
+    repo = init_repo(tmp / "repo")
+    files = {f"pkg/mod_{i}.py": _function(f"helper_{i}", 20) for i in range(6)}
+    write_files(repo, {"ctxopt.toml": "history_commits = 0\n", **files})
+    commit_at(repo, "Add the package", BASE)
+    kept = repo / "pkg/mod_2.py"
+    kept.write_text(kept.read_text() + "\n\ndef checksum_of_ledger(ledger):\n"
+                    "    return sum(entry.amount for entry in ledger)\n")  # fmt: skip
+    commit_at(repo, "Add checksum_of_ledger for the ledger totals", BASE + DAY)
+    gone = repo / "pkg/mod_4.py"
+    original = gone.read_text()
+    gone.write_text(original + "\nTEMPORARY_FLAG_FOR_TRIAL = True\n")
+    commit_at(repo, "Add a temporary flag for the trial run", BASE + 2 * DAY)
+    gone.write_text(original)
+    commit_at(repo, "Remove the temporary flag for the trial run", BASE + 3 * DAY)
+    build_index(load_settings(repo), embedder=HashEmbedder(), workers=IN_PROCESS)
+    return repo
+
+
+def test_a_pack_showing_the_added_lines_scores_them_and_gone_lines_are_skipped(
+    tmp_path: Path,
+) -> None:
+    repo = _repo(tmp_path)
+    settings = load_settings(repo)
+    reader = IndexReader(settings.db_path)
+    weights = merge_weights(embedder=reader.meta().embedder)
+    commits = {c.message.strip(): c for c in recent_commits(repo, "HEAD", 10)}
+    added = commits["Add checksum_of_ledger for the ledger totals"]
+    flag = commits["Add a temporary flag for the trial run"]
+    # the checksum function is named by the task: its pack shows both added lines
+    assert shown_share(settings, reader, [added], weights) == 1.0
+    # the flag's line is no longer in the code: that commit is not scored at all
+    assert shown_share(settings, reader, [flag], weights) == 0.0
+    assert shown_share(settings, reader, [added, flag], weights) == 1.0
+
+
+def test_a_pack_that_shows_nothing_scores_zero(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    settings = load_settings(repo)
+    reader = IndexReader(settings.db_path)
+    weights = merge_weights(embedder=reader.meta().embedder)
+    commits = {c.message.strip(): c for c in recent_commits(repo, "HEAD", 10)}
+    added = commits["Add checksum_of_ledger for the ledger totals"]
+    # a budget the task and the prompt's frame alone exceed: no pack, nothing shown
+    assert shown_share(settings, reader, [added], weights, budget=20) == 0.0
+
+
+def test_an_outcome_stored_by_an_older_tune_keeps_its_label(tmp_path: Path) -> None:
+    """tuned.json of a run before the pack check has no `measure`: it still reads, and
+    says what its figures were."""
+    repo = _repo(tmp_path)
+    settings = load_settings(repo)
+    embedder = IndexReader(settings.db_path).meta().embedder
+    older = {
+        "format": 1, "weights": {"recency": 0.3}, "kept": True, "embedder": embedder,
+        "head": "0" * 40, "commits": 60, "held_out": 15, "before": 0.5, "after": 0.6,
+    }  # fmt: skip
+    (settings.db_path / "tuned.json").write_text(json.dumps(older))
+    view = ranking_view(settings, embedder)
+    assert view.source == "tuned" and view.weights["recency"] == 0.3
+    assert "held-out recall 0.500 -> 0.600" in view.line
