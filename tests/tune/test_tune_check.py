@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from history_repo import BASE, DAY, commit_at
 
 from ctxopt.app.tune_check import shown_share
-from ctxopt.config.settings import load_settings
+from ctxopt.config.settings import Settings, load_settings
 from ctxopt.discover.history import recent_commits
 from ctxopt.index.build import build_index
 from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.scoring import merge_weights
 from ctxopt.retrieve.tuned import ranking_view
+from ctxopt.types import PastCommit
 from helpers import HashEmbedder, init_repo, write_files
 
 
@@ -44,32 +47,44 @@ def _repo(tmp: Path) -> Path:
     return repo
 
 
+@dataclass(frozen=True)
+class Checked:
+    settings: Settings
+    reader: IndexReader
+    weights: dict[str, float]
+    commits: dict[str, PastCommit]  # by message
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> Checked:
+    repo = _repo(tmp_path_factory.mktemp("check"))
+    settings = load_settings(repo)
+    reader = IndexReader(settings.db_path)
+    commits = {c.message.strip(): c for c in recent_commits(repo, "HEAD", 10)}
+    return Checked(settings, reader, merge_weights(embedder=reader.meta().embedder), commits)
+
+
 def test_a_pack_showing_the_added_lines_scores_them_and_gone_lines_are_skipped(
-    tmp_path: Path,
+    checked: Checked,
 ) -> None:
-    repo = _repo(tmp_path)
-    settings = load_settings(repo)
-    reader = IndexReader(settings.db_path)
-    weights = merge_weights(embedder=reader.meta().embedder)
-    commits = {c.message.strip(): c for c in recent_commits(repo, "HEAD", 10)}
-    added = commits["Add checksum_of_ledger for the ledger totals"]
-    flag = commits["Add a temporary flag for the trial run"]
+    added = checked.commits["Add checksum_of_ledger for the ledger totals"]
+    flag = checked.commits["Add a temporary flag for the trial run"]
+
+    def share(commits: list[PastCommit]) -> float:
+        return shown_share(checked.settings, checked.reader, commits, checked.weights)
+
     # the checksum function is named by the task: its pack shows both added lines
-    assert shown_share(settings, reader, [added], weights) == 1.0
+    assert share([added]) == 1.0
     # the flag's line is no longer in the code: that commit is not scored at all
-    assert shown_share(settings, reader, [flag], weights) == 0.0
-    assert shown_share(settings, reader, [added, flag], weights) == 1.0
+    assert share([flag]) == 0.0
+    assert share([added, flag]) == 1.0
 
 
-def test_a_pack_that_shows_nothing_scores_zero(tmp_path: Path) -> None:
-    repo = _repo(tmp_path)
-    settings = load_settings(repo)
-    reader = IndexReader(settings.db_path)
-    weights = merge_weights(embedder=reader.meta().embedder)
-    commits = {c.message.strip(): c for c in recent_commits(repo, "HEAD", 10)}
-    added = commits["Add checksum_of_ledger for the ledger totals"]
+def test_a_pack_that_shows_nothing_scores_zero(checked: Checked) -> None:
+    added = checked.commits["Add checksum_of_ledger for the ledger totals"]
     # a budget the task and the prompt's frame alone exceed: no pack, nothing shown
-    assert shown_share(settings, reader, [added], weights, budget=20) == 0.0
+    share = shown_share(checked.settings, checked.reader, [added], checked.weights, budget=20)
+    assert share == 0.0
 
 
 def test_an_outcome_stored_by_an_older_tune_keeps_its_label(tmp_path: Path) -> None:
