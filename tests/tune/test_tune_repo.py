@@ -49,6 +49,7 @@ def test_tune_learns_the_signal_and_beats_the_defaults_on_held_out_commits(
     assert outcome.after > outcome.before
     assert outcome.weights["recency"] > 0.1  # the default
     assert any("commits" in n for n in notes)  # progress was reported
+    assert any(n.strip().endswith(f"{2 * outcome.held_out} packs") for n in notes)  # the check
     stored = read_tuned(load_settings(tuned_repo).db_path)
     assert stored is not None and stored.weights == outcome.weights
     assert _hot_share(tuned_repo) > before  # queries now rank with the tuned weights

@@ -97,8 +97,17 @@ def fit_history(
     newest = {c.sha: c for c in history}
     checked = [newest[e.sha] for e in examples[:held]]
     say(f"packing the {held} newest at {CHECK_BUDGET:,} tokens, with default and fitted weights")
-    before = shown_share(settings, reader, checked, as_weights(start))
-    after = shown_share(settings, reader, checked, as_weights(fitted))
+    packs = 2 * held
+    every = max(1, -(-packs // 5))  # about five progress lines
+
+    def packed(done: int) -> None:
+        if done == packs or done % every == 0:
+            say(f"  {done}/{packs} packs")
+
+    before = shown_share(settings, reader, checked, as_weights(start), progress=packed)
+    after = shown_share(
+        settings, reader, checked, as_weights(fitted), progress=lambda n: packed(held + n)
+    )
     kept = after >= before + MIN_GAIN
     return TunedWeights(
         weights=as_weights(fitted) if kept else {},

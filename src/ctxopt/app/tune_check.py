@@ -9,7 +9,7 @@ share of the lines the commit added (still in the code) that it shows verbatim.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from statistics import fmean
 
@@ -35,19 +35,22 @@ def shown_share(
     commits: Sequence[PastCommit],
     weights: Mapping[str, float],
     budget: int = CHECK_BUDGET,
+    progress: Callable[[int], None] | None = None,
 ) -> float:
     """Mean over commits of the share of their added lines a pack of their message shows,
     ranked with exactly these weights (commits with no added line left in the code count
-    for nothing either way and are skipped)."""
+    for nothing either way and are skipped).  progress: called with the commits done."""
     indexed = set(reader.file_records())
     fixed = replace(settings, weights=tuple(sorted(weights.items())))
     shares = []
-    for commit in commits:
+    for done, commit in enumerate(commits, 1):
         gold = usable(commit, indexed) or ()
         wanted = _added_in_code(settings, commit.sha, gold)
         if wanted:
             result = _pack(fixed, reader, task_of(commit.message), budget)
             shares.append(len(_shown(result, wanted)) / len(wanted) if result else 0.0)
+        if progress is not None:
+            progress(done)
     return fmean(shares) if shares else 0.0
 
 
