@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from history_repo import BASE, DAY, commit_at
 
-from ctxopt.app.tune_check import shown_share
+from ctxopt.app.tune_check import check_cases, shown_shares
 from ctxopt.config.settings import Settings, load_settings
 from ctxopt.discover.history import recent_commits
 from ctxopt.index.build import build_index
@@ -71,7 +71,9 @@ def test_a_pack_showing_the_added_lines_scores_them_and_gone_lines_are_skipped(
     flag = checked.commits["Add a temporary flag for the trial run"]
 
     def share(commits: list[PastCommit]) -> float:
-        return shown_share(checked.settings, checked.reader, commits, checked.weights)
+        cases = check_cases(checked.settings, checked.reader, commits)
+        [found] = shown_shares(checked.settings, checked.reader, cases, [checked.weights])
+        return found
 
     # the checksum function is named by the task: its pack shows both added lines
     assert share([added]) == 1.0
@@ -83,7 +85,8 @@ def test_a_pack_showing_the_added_lines_scores_them_and_gone_lines_are_skipped(
 def test_a_pack_that_shows_nothing_scores_zero(checked: Checked) -> None:
     added = checked.commits["Add checksum_of_ledger for the ledger totals"]
     # a budget the task and the prompt's frame alone exceed: no pack, nothing shown
-    share = shown_share(checked.settings, checked.reader, [added], checked.weights, budget=20)
+    cases = check_cases(checked.settings, checked.reader, [added])
+    [share] = shown_shares(checked.settings, checked.reader, cases, [checked.weights], budget=20)
     assert share == 0.0
 
 

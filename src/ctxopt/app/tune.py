@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 from ctxopt.app.refresh import refresh_index
-from ctxopt.app.tune_check import CHECK_BUDGET, CHECK_MEASURE, shown_share
+from ctxopt.app.tune_check import CHECK_BUDGET, CHECK_MEASURE, check_cases, shown_shares
 from ctxopt.config.settings import Settings
 from ctxopt.discover.git import head_commit
 from ctxopt.discover.history import recent_commits
@@ -95,19 +95,17 @@ def fit_history(
     say(f"fitting on {len(train)} commits, checking on the {held} newest")
     fitted = coordinate_ascent(start, train, lambda r: say(f"  round {r} done"))
     newest = {c.sha: c for c in history}
-    checked = [newest[e.sha] for e in examples[:held]]
+    cases = check_cases(settings, reader, [newest[e.sha] for e in examples[:held]])
     say(f"packing the {held} newest at {CHECK_BUDGET:,} tokens, with default and fitted weights")
-    packs = 2 * held
+    packs = 2 * len(cases)
     every = max(1, -(-packs // 5))  # about five progress lines
 
     def packed(done: int) -> None:
         if done == packs or done % every == 0:
             say(f"  {done}/{packs} packs")
 
-    before = shown_share(settings, reader, checked, as_weights(start), progress=packed)
-    after = shown_share(
-        settings, reader, checked, as_weights(fitted), progress=lambda n: packed(held + n)
-    )
+    weightings = [as_weights(start), as_weights(fitted)]
+    before, after = shown_shares(settings, reader, cases, weightings, progress=packed)
     kept = after >= before + MIN_GAIN
     return TunedWeights(
         weights=as_weights(fitted) if kept else {},

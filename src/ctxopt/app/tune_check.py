@@ -10,7 +10,7 @@ share of the lines the commit added (still in the code) that it shows verbatim.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from statistics import fmean
 
 from ctxopt.app.pack import refresh_then_pack
@@ -29,32 +29,56 @@ SHOWN = frozenset({Fidelity.FULL, Fidelity.EXCERPT})  # fidelities that show lin
 Line = tuple[str, str]  # (path, stripped text)
 
 
-def shown_share(
+@dataclass(frozen=True)
+class CheckCase:
+    """A held-out commit as the check reads it: its task and the lines it added that are
+    still in the code."""
+
+    task: str
+    wanted: frozenset[Line]
+
+
+def check_cases(
+    settings: Settings, reader: IndexReader, commits: Sequence[PastCommit]
+) -> list[CheckCase]:
+    """The commits that added lines still in the code (the others say nothing either way)."""
+    indexed = set(reader.file_records())
+    cases = []
+    for commit in commits:
+        wanted = _added_in_code(settings, commit.sha, usable(commit, indexed) or ())
+        if wanted:
+            cases.append(CheckCase(task_of(commit.message), wanted))
+    return cases
+
+
+def shown_shares(
     settings: Settings,
     reader: IndexReader,
-    commits: Sequence[PastCommit],
-    weights: Mapping[str, float],
+    cases: Sequence[CheckCase],
+    weightings: Sequence[Mapping[str, float]],
     budget: int = CHECK_BUDGET,
     progress: Callable[[int], None] | None = None,
-) -> float:
-    """Mean over commits of the share of their added lines a pack of their message shows,
-    ranked with exactly these weights (commits with no added line left in the code count
-    for nothing either way and are skipped).  progress: called with the commits done."""
-    indexed = set(reader.file_records())
-    fixed = replace(settings, weights=tuple(sorted(weights.items())))
+) -> list[float]:
+    """For each weighting, the mean over cases of the share of their added lines a pack of
+    their task shows, ranked with exactly those weights (0.0 with no case).  progress: called
+    with the packs done so far."""
     shares = []
-    for done, commit in enumerate(commits, 1):
-        gold = usable(commit, indexed) or ()
-        wanted = _added_in_code(settings, commit.sha, gold)
-        if wanted:
-            result = _pack(fixed, reader, task_of(commit.message), budget)
-            shares.append(len(_shown(result, wanted)) / len(wanted) if result else 0.0)
-        if progress is not None:
-            progress(done)
-    return fmean(shares) if shares else 0.0
+    done = 0
+    for weights in weightings:
+        fixed = replace(settings, weights=tuple(sorted(weights.items())))
+        per_case = []
+        for case in cases:
+            result = _pack(fixed, reader, case.task, budget)
+            shown = _shown(result, case.wanted) if result is not None else set()
+            per_case.append(len(shown) / len(case.wanted))
+            done += 1
+            if progress is not None:
+                progress(done)
+        shares.append(fmean(per_case) if per_case else 0.0)
+    return shares
 
 
-def _added_in_code(settings: Settings, sha: str, paths: Sequence[str]) -> set[Line]:
+def _added_in_code(settings: Settings, sha: str, paths: Sequence[str]) -> frozenset[Line]:
     added = added_lines(settings.root, sha, paths)
     found: set[Line] = set()
     for path in paths if added else ():
@@ -62,8 +86,8 @@ def _added_in_code(settings: Settings, sha: str, paths: Sequence[str]) -> set[Li
             text = (settings.root / path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        found |= {(path, line.strip()) for line in text.splitlines() if line.strip() in added}
-    return found
+        found |= {(path, line) for line in map(str.strip, text.splitlines()) if line in added}
+    return frozenset(found)
 
 
 def _pack(settings: Settings, reader: IndexReader, task: str, budget: int) -> PackResult | None:
@@ -74,15 +98,15 @@ def _pack(settings: Settings, reader: IndexReader, task: str, budget: int) -> Pa
         return None
 
 
-def _shown(result: PackResult, wanted: set[Line]) -> set[Line]:
+def _shown(result: PackResult, wanted: frozenset[Line]) -> set[Line]:
+    """The wanted lines among those the pack shows verbatim."""
     found: set[Line] = set()
     for choice in result.chosen:
         if choice.fidelity not in SHOWN:
             continue
         chunk = choice.hit.chunk
-        lines = chunk.text.splitlines()
-        first = choice.start_line - chunk.start_line
-        for line in lines[first : choice.end_line - chunk.start_line + 1]:
-            if (chunk.path, line.strip()) in wanted:
-                found.add((chunk.path, line.strip()))
+        lines = chunk.text.splitlines()[
+            choice.start_line - chunk.start_line : choice.end_line - chunk.start_line + 1
+        ]
+        found |= {(chunk.path, line.strip()) for line in lines} & wanted
     return found
