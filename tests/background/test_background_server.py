@@ -125,9 +125,18 @@ def _server(runtime: Path) -> Path:
 
 
 def _served(sock: Path) -> int:
-    served = _ask(sock, "status")["served"]
-    assert isinstance(served, int)
+    """The calls the server at sock has served; when it does not answer, the failure shows
+    its log (why it stopped, or how far it got)."""
+    served = _ask(sock, "status").get("served")
+    assert isinstance(served, int), f"no answer from the server; its log:\n{_log(sock)}"
     return served
+
+
+def _log(sock: Path) -> str:
+    try:
+        return sock.with_suffix(".log").read_text(encoding="utf-8", errors="replace")[-4000:]
+    except OSError as exc:
+        return f"(unreadable: {exc})"
 
 
 def _wait_gone(pid: int, seconds: float = 30) -> bool:
