@@ -37,9 +37,9 @@ def tune(
     json_output: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Fit the ranking weights to this repository's recent commits (message = task, files
-    it modified = answer) and keep them with the index when they beat the defaults on the
-    newest commits, held out. Your [weights] settings still win."""
+    """Fit the ranking weights to this repository's recent commits (message = task, the
+    code it changed = answer) and keep them with the index when real packs of the newest
+    commits, held out, show more of their changed lines. Your [weights] settings still win."""
     from ctxopt.app.tune import tune as run_tune
     from ctxopt.cli.render_tune import tune_json, tune_text
 
