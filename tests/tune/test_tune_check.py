@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 from history_repo import BASE, DAY, commit_at
 
-from ctxopt.app.tune_check import check_cases, shown_shares
+from ctxopt.app.tune_check import CHECK_MEASURE, check_cases, compare, shown_shares
+from ctxopt.cli.render_tune import verdict
 from ctxopt.config.settings import Settings, load_settings
 from ctxopt.discover.history import recent_commits
 from ctxopt.index.build import build_index
 from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
+from ctxopt.index.tuned import TunedWeights
 from ctxopt.retrieve.scoring import merge_weights
 from ctxopt.retrieve.tuned import ranking_view
+from ctxopt.tune.fit import MIN_GAIN
 from ctxopt.types import PastCommit
 from helpers import HashEmbedder, init_repo, write_files
 
@@ -70,24 +73,52 @@ def test_a_pack_showing_the_added_lines_scores_them_and_gone_lines_are_skipped(
     added = checked.commits["Add checksum_of_ledger for the ledger totals"]
     flag = checked.commits["Add a temporary flag for the trial run"]
 
-    def share(commits: list[PastCommit]) -> float:
+    def shares(commits: list[PastCommit]) -> list[float]:
         cases = check_cases(checked.settings, checked.reader, commits)
         [found] = shown_shares(checked.settings, checked.reader, cases, [checked.weights])
         return found
 
     # the checksum function is named by the task: its pack shows both added lines
-    assert share([added]) == 1.0
+    assert shares([added]) == [1.0]
     # the flag's line is no longer in the code: that commit is not scored at all
-    assert share([flag]) == 0.0
-    assert share([added, flag]) == 1.0
+    assert shares([flag]) == []
+    assert shares([added, flag]) == [1.0]
 
 
 def test_a_pack_that_shows_nothing_scores_zero(checked: Checked) -> None:
     added = checked.commits["Add checksum_of_ledger for the ledger totals"]
     # a budget the task and the prompt's frame alone exceed: no pack, nothing shown
     cases = check_cases(checked.settings, checked.reader, [added])
-    [share] = shown_shares(checked.settings, checked.reader, cases, [checked.weights], budget=20)
+    [[share]] = shown_shares(checked.settings, checked.reader, cases, [checked.weights], budget=20)
     assert share == 0.0
+
+
+def test_fitted_weights_win_only_when_more_commits_gain_than_lose() -> None:
+    # one commit gains much and two lose a little: a higher mean, but more commits lose
+    carried = compare([0.0, 0.5, 0.5], [1.0, 0.4, 0.4])
+    assert carried.after >= carried.before + MIN_GAIN
+    assert (carried.better, carried.worse) == (1, 2)
+    assert not carried.fitted_win
+    broad = compare([0.5, 0.5, 0.5], [0.6, 0.6, 0.5])
+    assert (broad.better, broad.worse) == (2, 0)
+    assert broad.fitted_win
+    # more commits gain, but by too little on average
+    assert not compare([0.5, 0.5, 0.5], [0.5005, 0.5005, 0.5]).fitted_win
+    assert not compare([0.7, 0.7], [0.7, 0.7]).fitted_win
+    assert not compare([], []).fitted_win
+
+
+def test_the_verdict_counts_the_commits_each_way() -> None:
+    outcome = TunedWeights(
+        weights={}, kept=False, embedder="static", head="0" * 40, commits=150, held_out=38,
+        before=0.738, after=0.736, measure=CHECK_MEASURE, better=1, worse=4,
+    )  # fmt: skip
+    assert verdict(outcome) == (
+        "held-out changed lines shown at 8k 0.738 (defaults) -> 0.736 (tuned) on the 38 newest "
+        "of 150 commits, more on 1 and fewer on 4: not better, the default weights stay in force"
+    )
+    older = replace(outcome, measure="held-out recall", better=None, worse=None)
+    assert "more on" not in verdict(older)
 
 
 def test_an_outcome_stored_by_an_older_tune_keeps_its_label(tmp_path: Path) -> None:

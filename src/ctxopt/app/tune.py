@@ -15,7 +15,13 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 from ctxopt.app.refresh import refresh_index
-from ctxopt.app.tune_check import CHECK_BUDGET, CHECK_MEASURE, check_cases, shown_shares
+from ctxopt.app.tune_check import (
+    CHECK_BUDGET,
+    CHECK_MEASURE,
+    check_cases,
+    compare,
+    shown_shares,
+)
 from ctxopt.config.settings import Settings
 from ctxopt.discover.git import head_commit
 from ctxopt.discover.history import recent_commits
@@ -25,7 +31,7 @@ from ctxopt.index.tuned import TunedWeights, write_tuned
 from ctxopt.retrieve.scoring import merge_weights
 from ctxopt.tune import DEFAULT_COMMITS
 from ctxopt.tune.examples import build_examples
-from ctxopt.tune.fit import MIN_GAIN, as_vector, as_weights, coordinate_ascent, prepare
+from ctxopt.tune.fit import as_vector, as_weights, coordinate_ascent, prepare
 from ctxopt.types import PastCommit
 
 MIN_EXAMPLES = 20  # fewer usable commits teach nothing reliable
@@ -105,8 +111,8 @@ def fit_history(
             say(f"  {done}/{packs} packs")
 
     weightings = [as_weights(start), as_weights(fitted)]
-    before, after = shown_shares(settings, reader, cases, weightings, progress=packed)
-    kept = after >= before + MIN_GAIN
+    check = compare(*shown_shares(settings, reader, cases, weightings, progress=packed))
+    kept = check.fitted_win
     return TunedWeights(
         weights=as_weights(fitted) if kept else {},
         kept=kept,
@@ -114,8 +120,10 @@ def fit_history(
         head=head_commit(settings.root) if head == "HEAD" else head,
         commits=len(examples),
         held_out=held,
-        before=round(before, 4),
-        after=round(after, 4),
+        before=round(check.before, 4),
+        after=round(check.after, 4),
+        better=check.better,
+        worse=check.worse,
         fitted=as_weights(fitted),
         seconds=round(time.perf_counter() - started, 2),
         tuned_at=time.time(),

@@ -4,7 +4,10 @@ Fitting ranks stored feature vectors; the pack that users get also caps files, s
 chunks down to excerpts and takes its first picks whole, so a gain in the fit's objective
 need not reach the pack.  The check therefore packs each held-out commit's message for real,
 once with the default weights and once with the fitted ones, and scores each pack by the
-share of the lines the commit added (still in the code) that it shows verbatim.
+share of the lines the commit added (still in the code) that it shows verbatim.  The fitted
+weights win only when their packs show more on average and on more commits than they show
+less: most held-out packs come out the same either way, and a mean carried by one or two
+commits (while more lose) is not a gain to keep.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ from ctxopt.errors import BudgetError
 from ctxopt.index.store import IndexReader
 from ctxopt.pack.api import PackOptions
 from ctxopt.tune.examples import task_of, usable
+from ctxopt.tune.fit import MIN_GAIN
 from ctxopt.types import Fidelity, PackResult, PastCommit
 
 CHECK_BUDGET = 8000  # tokens of each check pack
+TIE = 1e-9  # shares closer than this are the same
 CHECK_MEASURE = f"held-out changed lines shown at {CHECK_BUDGET // 1000}k"
 SHOWN = frozenset({Fidelity.FULL, Fidelity.EXCERPT})  # fidelities that show lines verbatim
 
@@ -51,6 +56,32 @@ def check_cases(
     return cases
 
 
+@dataclass(frozen=True)
+class CheckOutcome:
+    """The held-out check: the mean share of added lines shown with each weighting, and on
+    how many commits the fitted weights' pack showed more, or fewer, than the defaults'."""
+
+    before: float
+    after: float
+    better: int
+    worse: int
+
+    @property
+    def fitted_win(self) -> bool:
+        return self.after >= self.before + MIN_GAIN and self.better > self.worse
+
+
+def compare(defaults: Sequence[float], fitted: Sequence[float]) -> CheckOutcome:
+    """The check's outcome from each case's share with the default and the fitted weights."""
+    pairs = list(zip(defaults, fitted, strict=True))
+    return CheckOutcome(
+        before=fmean(defaults) if pairs else 0.0,
+        after=fmean(fitted) if pairs else 0.0,
+        better=sum(1 for old, new in pairs if new > old + TIE),
+        worse=sum(1 for old, new in pairs if new < old - TIE),
+    )
+
+
 def shown_shares(
     settings: Settings,
     reader: IndexReader,
@@ -58,10 +89,9 @@ def shown_shares(
     weightings: Sequence[Mapping[str, float]],
     budget: int = CHECK_BUDGET,
     progress: Callable[[int], None] | None = None,
-) -> list[float]:
-    """For each weighting, the mean over cases of the share of their added lines a pack of
-    their task shows, ranked with exactly those weights (0.0 with no case).  progress: called
-    with the packs done so far."""
+) -> list[list[float]]:
+    """For each weighting, each case's share of its added lines that a pack of its task
+    shows, ranked with exactly those weights.  progress: called with the packs done so far."""
     shares = []
     done = 0
     for weights in weightings:
@@ -74,7 +104,7 @@ def shown_shares(
             done += 1
             if progress is not None:
                 progress(done)
-        shares.append(fmean(per_case) if per_case else 0.0)
+        shares.append(per_case)
     return shares
 
 

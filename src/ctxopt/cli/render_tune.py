@@ -26,6 +26,8 @@ def verdict(outcome: TunedWeights) -> str:
         f"{outcome.measure} {outcome.before:.3f} (defaults) -> "
         f"{outcome.after:.3f} (tuned) on the {outcome.held_out} newest of {outcome.commits} commits"
     )
+    if outcome.better is not None and outcome.worse is not None:
+        figures += f", more on {outcome.better} and fewer on {outcome.worse}"
     if outcome.kept:
         return f"{figures}: tuned weights kept"
     return f"{figures}: not better, the default weights stay in force"

@@ -34,6 +34,8 @@ class TunedWeights:
     tuned_at: float = 0.0
     skipped: str = ""  # why nothing was fitted (too little history), empty when fitted
     measure: str = "held-out recall"  # what before and after measure (files of older runs)
+    better: int | None = None  # held-out commits whose tuned pack showed more (None: older runs)
+    worse: int | None = None  # ... and fewer
 
     def to_json(self) -> dict[str, object]:
         return {"format": TUNED_FORMAT, **asdict(self)}
