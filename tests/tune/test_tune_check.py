@@ -16,7 +16,7 @@ from ctxopt.discover.history import recent_commits
 from ctxopt.index.build import build_index
 from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
-from ctxopt.index.tuned import TunedWeights
+from ctxopt.index.tuned import TunedWeights, read_tuned
 from ctxopt.retrieve.scoring import merge_weights
 from ctxopt.retrieve.tuned import ranking_view
 from ctxopt.tune.fit import MIN_GAIN
@@ -135,3 +135,13 @@ def test_an_outcome_stored_by_an_older_tune_keeps_its_label(tmp_path: Path) -> N
     view = ranking_view(settings, embedder)
     assert view.source == "tuned" and view.weights["recency"] == 0.3
     assert "held-out recall 0.500 -> 0.600" in view.line
+    as_stored = read_tuned(settings.db_path)
+    assert as_stored is not None and (as_stored.better, as_stored.worse) == (None, None)
+    newer = {**older, "measure": CHECK_MEASURE, "better": 3, "worse": 1}
+    (settings.db_path / "tuned.json").write_text(json.dumps(newer))
+    stored = read_tuned(settings.db_path)
+    assert stored is not None and (stored.better, stored.worse) == (3, 1)
+    # a count that is not one: the file is not trusted, the defaults rank
+    (settings.db_path / "tuned.json").write_text(json.dumps({**newer, "better": "3"}))
+    assert read_tuned(settings.db_path) is None
+    assert ranking_view(settings, embedder).source == "defaults"

@@ -51,6 +51,10 @@ class TunedWeights:
             if not isinstance(raw, dict):
                 raise ValueError(f"{key} is not a table")
             values[key] = {str(k): float(v) for k, v in raw.items()}
+        for key in ("better", "worse"):
+            count = values.get(key)
+            if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
+                raise ValueError(f"{key} is not a count")
         return TunedWeights(**values)  # type: ignore[arg-type]
 
 
