@@ -85,7 +85,7 @@ def fit_history(
 
     def progress(done: int, total: int) -> None:
         if done == total or done % step == 0:
-            say(f"  {done}/{total} commits")
+            say(f"  {done}/{total} commits that can teach")
 
     examples = build_examples(settings, reader, history, progress)
     if len(examples) < MIN_EXAMPLES:
