@@ -19,6 +19,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.index.tuned import TunedWeights, read_tuned
 from ctxopt.retrieve.scoring import merge_weights
 from ctxopt.retrieve.tuned import ranking_view
+from ctxopt.tune.examples import build_examples
 from ctxopt.tune.fit import MIN_GAIN
 from ctxopt.types import PastCommit
 from helpers import HashEmbedder, init_repo, write_files
@@ -74,7 +75,9 @@ def test_a_pack_showing_the_added_lines_scores_them_and_gone_lines_are_skipped(
     flag = checked.commits["Add a temporary flag for the trial run"]
 
     def shares(commits: list[PastCommit]) -> list[float]:
-        cases = check_cases(checked.settings, checked.reader, commits)
+        cases = check_cases(
+            checked.settings, build_examples(checked.settings, checked.reader, commits)
+        )
         [found] = shown_shares(checked.settings, checked.reader, cases, [checked.weights])
         return found
 
@@ -88,7 +91,7 @@ def test_a_pack_showing_the_added_lines_scores_them_and_gone_lines_are_skipped(
 def test_a_pack_that_shows_nothing_scores_zero(checked: Checked) -> None:
     added = checked.commits["Add checksum_of_ledger for the ledger totals"]
     # a budget the task and the prompt's frame alone exceed: no pack, nothing shown
-    cases = check_cases(checked.settings, checked.reader, [added])
+    cases = check_cases(checked.settings, build_examples(checked.settings, checked.reader, [added]))
     [[share]] = shown_shares(checked.settings, checked.reader, cases, [checked.weights], budget=20)
     assert share == 0.0
 

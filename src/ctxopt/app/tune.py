@@ -100,8 +100,7 @@ def fit_history(
     start = as_vector(merge_weights(embedder=embedder))
     say(f"fitting on {len(train)} commits, checking on the {held} newest")
     fitted = coordinate_ascent(start, train, lambda r: say(f"  round {r} done"))
-    newest = {c.sha: c for c in history}
-    cases = check_cases(settings, reader, [newest[e.sha] for e in examples[:held]])
+    cases = check_cases(settings, examples[:held])
     say(f"packing the {held} newest at {CHECK_BUDGET:,} tokens, with default and fitted weights")
     packs = 2 * len(cases)
     every = max(1, -(-packs // 5))  # about five progress lines

@@ -18,13 +18,12 @@ from statistics import fmean
 
 from ctxopt.app.pack import refresh_then_pack
 from ctxopt.config.settings import Settings
-from ctxopt.discover.history import added_lines
 from ctxopt.errors import BudgetError
 from ctxopt.index.store import IndexReader
 from ctxopt.pack.api import PackOptions
-from ctxopt.tune.examples import task_of, usable
+from ctxopt.tune.examples import Example
 from ctxopt.tune.fit import MIN_GAIN
-from ctxopt.types import Fidelity, PackResult, PastCommit
+from ctxopt.types import Fidelity, PackResult
 
 CHECK_BUDGET = 8000  # tokens of each check pack
 TIE = 1e-9  # shares closer than this are the same
@@ -43,16 +42,14 @@ class CheckCase:
     wanted: frozenset[Line]
 
 
-def check_cases(
-    settings: Settings, reader: IndexReader, commits: Sequence[PastCommit]
-) -> list[CheckCase]:
-    """The commits that added lines still in the code (the others say nothing either way)."""
-    indexed = set(reader.file_records())
+def check_cases(settings: Settings, examples: Sequence[Example]) -> list[CheckCase]:
+    """The held-out commits (as `build_examples` read them) that added lines still in the
+    code; the others say nothing either way."""
     cases = []
-    for commit in commits:
-        wanted = _added_in_code(settings, commit.sha, usable(commit, indexed) or ())
+    for example in examples:
+        wanted = _still_in_code(settings, example.paths, example.added)
         if wanted:
-            cases.append(CheckCase(task_of(commit.message), wanted))
+            cases.append(CheckCase(example.task, wanted))
     return cases
 
 
@@ -108,8 +105,9 @@ def shown_shares(
     return shares
 
 
-def _added_in_code(settings: Settings, sha: str, paths: Sequence[str]) -> frozenset[Line]:
-    added = added_lines(settings.root, sha, paths)
+def _still_in_code(
+    settings: Settings, paths: Sequence[str], added: frozenset[str]
+) -> frozenset[Line]:
     found: set[Line] = set()
     for path in paths if added else ():
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +45,9 @@ class Example:
     tokens: npt.NDArray[np.float64]
     gold_of: npt.NDArray[np.int64]  # the unit a candidate reaches, -1 for none
     gold: int  # units: chunks holding an added line, and modified files without one
+    task: str = ""  # the commit's message as a task
+    paths: tuple[str, ...] = ()  # the modified files that are its answer
+    added: frozenset[str] = frozenset()  # the lines it added to them (stripped)
 
 
 def task_of(message: str) -> str:
@@ -83,7 +86,8 @@ def build_examples(
             settings, task_of(commit.message), QueryOptions(), reader=reader, weights=weights
         )
         added = added_lines(settings.root, commit.sha, gold)
-        out.append(_example(commit.sha, found.ranked, gold, added))
+        example = _example(commit.sha, found.ranked, gold, added)
+        out.append(replace(example, task=task_of(commit.message), paths=gold, added=added))
         if progress is not None:
             progress(i, len(chosen))
     return out
