@@ -15,13 +15,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ctxopt.chunking import source_lines
-from ctxopt.retrieve.windows import WINDOW_LINES, best_window, rank_windows
+from ctxopt.retrieve.windows import (
+    MAX_WINDOW_FILE_BYTES,
+    WINDOW_LINES,
+    best_window,
+    rank_windows,
+)
 from ctxopt.types import Chunk, ScoredChunk
 
 TOP_HITS = 80  # the ranked hits looked at
 LONG_LINES = WINDOW_LINES * 3 // 2  # a chunk this long can be shown as an excerpt
 MAX_FILES = 12  # files read for it, at most
-MAX_FILE_BYTES = 150_000
 
 
 def needs_focus(hit: ScoredChunk) -> bool:
@@ -39,7 +43,7 @@ def localise_long_hits(
     paths = list(dict.fromkeys(h.chunk.path for h in wanted))[:MAX_FILES]
     if not paths:
         return tuple(hits)
-    read = {path: source_lines(root / path, MAX_FILE_BYTES) for path in paths}
+    read = {path: source_lines(root / path, MAX_WINDOW_FILE_BYTES) for path in paths}
     windows = rank_windows(task, {p: lines for p, lines in read.items() if lines is not None})
     if not windows:
         return tuple(hits)

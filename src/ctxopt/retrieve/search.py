@@ -27,7 +27,7 @@ from ctxopt.retrieve.scoring import (
     score_candidates,
 )
 from ctxopt.retrieve.tuned import ranking_view
-from ctxopt.retrieve.windows import Window, best_window, rank_windows
+from ctxopt.retrieve.windows import MAX_WINDOW_FILE_BYTES, Window, best_window, rank_windows
 from ctxopt.types import Chunk, Entities, Intent, IntentType, QueryResult, ScoredChunk
 
 LEXICAL_POOL = 300
@@ -36,7 +36,6 @@ EXPAND_TOP = 10
 WINDOW_FILES = 20  # files whose line windows are scored: those of the best first-pass hits
 COMPANION_SOURCES = 3  # the best source files whose test files are scored as well
 WINDOW_KEEP = 0.3  # a chunk of those files joins the candidates from this window score on
-MAX_WINDOW_FILE_BYTES = 150_000  # bigger files cost the query path more than they add
 DOC_WORDS = frozenset({"doc", "docs", "documentation", "readme", "changelog", "guide"})
 
 

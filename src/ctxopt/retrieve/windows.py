@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ctxopt.retrieve.bm25 import K1, B, idf, length_norm, term_score
 from ctxopt.retrieve.window_cache import cached_file_terms
 from ctxopt.retrieve.window_terms import (
+    MAX_WINDOW_FILE_BYTES,
     WINDOW_LINES,
     WINDOW_STRIDE,
     FileTerms,
@@ -25,6 +26,7 @@ from ctxopt.retrieve.window_terms import (
 
 __all__ = [
     "K1",
+    "MAX_WINDOW_FILE_BYTES",
     "WINDOW_LINES",
     "WINDOW_STRIDE",
     "B",
