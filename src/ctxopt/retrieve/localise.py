@@ -15,12 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ctxopt.chunking import source_lines
-from ctxopt.retrieve.windows import (
-    MAX_WINDOW_FILE_BYTES,
-    WINDOW_LINES,
-    best_window,
-    rank_windows,
-)
+from ctxopt.retrieve.windows import WINDOW_LINES, best_window, rank_windows, window_file_limit
 from ctxopt.types import Chunk, ScoredChunk
 
 TOP_HITS = 80  # the ranked hits looked at
@@ -43,7 +38,7 @@ def localise_long_hits(
     paths = list(dict.fromkeys(h.chunk.path for h in wanted))[:MAX_FILES]
     if not paths:
         return tuple(hits)
-    read = {path: source_lines(root / path, MAX_WINDOW_FILE_BYTES) for path in paths}
+    read = {path: source_lines(root / path, window_file_limit(path)) for path in paths}
     windows = rank_windows(task, {p: lines for p, lines in read.items() if lines is not None})
     if not windows:
         return tuple(hits)

@@ -27,7 +27,7 @@ from ctxopt.retrieve.scoring import (
     score_candidates,
 )
 from ctxopt.retrieve.tuned import ranking_view
-from ctxopt.retrieve.windows import MAX_WINDOW_FILE_BYTES, Window, best_window, rank_windows
+from ctxopt.retrieve.windows import Window, best_window, rank_windows, window_file_limit
 from ctxopt.types import Chunk, Entities, Intent, IntentType, QueryResult, ScoredChunk
 
 LEXICAL_POOL = 300
@@ -244,7 +244,7 @@ def add_window_evidence(
     sources = [p for p in paths if not is_test_path(p)][:COMPANION_SOURCES]
     for tests in companion_tests(sources, indexed).values():
         paths.extend(t for t in tests[:1] if t not in paths)
-    read = {path: source_lines(root / path, MAX_WINDOW_FILE_BYTES) for path in paths}
+    read = {path: source_lines(root / path, window_file_limit(path)) for path in paths}
     files = {path: lines for path, lines in read.items() if lines is not None}
     windows = rank_windows(task, files)
     if not windows:

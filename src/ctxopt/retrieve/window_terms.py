@@ -9,17 +9,29 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ctxopt.languages.record import Family
+from ctxopt.languages.registry import for_path
 from ctxopt.retrieve.entities import STOPWORDS
 from ctxopt.terms import split_identifier
 
 WINDOW_LINES = 60
 WINDOW_STRIDE = 30  # WINDOW_LINES is a multiple of it: windows are sums of stride blocks
-# Files up to this size get their windows scored.  A 920 KB header (24,766 lines) costs about
-# 75 ms the first time (2 cores), then comes from window_cache; bigger files are nearly always
-# generated or minified.  At 150 KB, the core modules of zod, clap and urfave/cli had no windows.
+# Code files up to this size get their windows scored.  A 920 KB header (24,766 lines) costs
+# about 75 ms the first time (2 cores), then comes from window_cache; bigger files are nearly
+# always generated or minified.  At 150 KB, the core modules of zod, clap and urfave/cli had
+# no windows.
 MAX_WINDOW_FILE_BYTES = 1_000_000
+# Prose, configuration and data only up to this: a 300 KB changelog holds a window with most of
+# any task's words, and every window score is relative to the best one.
+MAX_PROSE_WINDOW_FILE_BYTES = 150_000
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def window_file_limit(path: str) -> int:
+    """The largest size in bytes of a file at this path whose windows are scored."""
+    code = for_path(path).family is Family.CODE
+    return MAX_WINDOW_FILE_BYTES if code else MAX_PROSE_WINDOW_FILE_BYTES
 
 
 def terms_of(text: str) -> list[str]:

@@ -15,18 +15,17 @@ from dataclasses import dataclass
 from ctxopt.retrieve.bm25 import K1, B, idf, length_norm, term_score
 from ctxopt.retrieve.window_cache import cached_file_terms
 from ctxopt.retrieve.window_terms import (
-    MAX_WINDOW_FILE_BYTES,
     WINDOW_LINES,
     WINDOW_STRIDE,
     FileTerms,
     task_terms,
     terms_of,
+    window_file_limit,
     window_starts,
 )
 
 __all__ = [
     "K1",
-    "MAX_WINDOW_FILE_BYTES",
     "WINDOW_LINES",
     "WINDOW_STRIDE",
     "B",
@@ -35,6 +34,7 @@ __all__ = [
     "rank_windows",
     "task_terms",
     "terms_of",
+    "window_file_limit",
 ]
 
 
