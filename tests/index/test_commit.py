@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 import time
 from collections import Counter
@@ -75,6 +76,16 @@ def test_an_index_without_marker_is_refused_then_resumed(tmp_path: Path) -> None
     reader = IndexReader(settings.db_path)
     assert chunk_keys(reader) == clean
     assert full_text_works(reader)
+
+
+def test_resuming_a_run_killed_while_writing_the_graph_rewrites_it(tmp_path: Path) -> None:
+    settings = built(tmp_path)
+    graph = IndexReader(settings.db_path).graph()
+    assert graph.imports  # the sample repository's modules import each other
+    (settings.db_path / MARKER).unlink()  # the first run died before its commit ...
+    shutil.rmtree(settings.db_path / "graph.lance" / "_versions")  # ... creating the graph
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    assert IndexReader(settings.db_path).graph() == graph
 
 
 def test_resuming_drops_chunks_the_files_table_does_not_claim(tmp_path: Path) -> None:

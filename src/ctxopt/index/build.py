@@ -374,7 +374,8 @@ def _finish(
     # threads meanwhile (about 2 s saved at 10M lines on two cores).
     with ThreadPoolExecutor(1, thread_name_prefix="ctxopt-graph") as pool:
         graph = history = None
-        if _graph_changed(plan.stored, records, plan.meta is None):
+        # a resumed first run rewrites it: the killed run may have died writing it
+        if _graph_changed(plan.stored, records, plan.meta is None or not plan.complete):
             graph = pool.submit(build_graph, {p: r.imports for p, r in records.items()})
         if plan.history_due:
             history = pool.submit(_past_commits, plan.settings)
