@@ -8,12 +8,14 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from benchlib.gitutil import BenchError
 from benchlib.select import Span, fill_budget, normalise_path
 from benchlib.tokcount import SRC_DIR
+from benchlib.verbatim import verbatim_runs
 
 QUERY_TOP_K = 400
 BUDGET_TOO_SMALL = 3  # ctxopt's exit code when the task alone is over the budget
@@ -68,12 +70,24 @@ class CtxoptRunner:
         if not isinstance(payload, dict) or not isinstance(payload.get("chunks"), list):
             raise BenchError("ctxopt pack --json printed no `chunks` list")
         # Only lines shown verbatim count: a whole chunk, or the lines of an excerpt; a
-        # signature, stub or path does not show the lines.
-        return [
-            _span(c, shown=True)
-            for c in payload["chunks"]
-            if c.get("fidelity", "full") in ("full", "excerpt")
-        ]
+        # signature, stub or path does not show the lines, a class summary only its own.
+        spans: list[Span] = []
+        for c in payload["chunks"]:
+            if c.get("fidelity", "full") not in ("full", "excerpt"):
+                continue
+            span = _span(c, shown=True)
+            content = c.get("compressed")
+            if c.get("fidelity", "full") != "full" or not isinstance(content, str):
+                spans.append(span)
+                continue
+            runs = verbatim_runs(
+                _file_lines(worktree / str(c["file"])), span.start_line, span.end_line, content
+            )
+            spans.extend(
+                replace(span, start_line=first, end_line=last, tokens=span.tokens if i == 0 else 0)
+                for i, (first, last) in enumerate(runs)
+            )
+        return spans
 
     def query(self, task: str, worktree: Path) -> list[Span]:
         args = ["query", task, "--path", str(worktree), "-k", str(QUERY_TOP_K), "--json"]
@@ -120,6 +134,13 @@ def _span(item: Any, *, shown: bool = False) -> Span:
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise BenchError(f"ctxopt JSON item lacks file/start_line/end_line/tokens: {item}") from exc
+
+
+def _file_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").split("\n")
+    except OSError:
+        return []
 
 
 def _last_line(text: str) -> str:

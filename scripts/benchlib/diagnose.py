@@ -26,6 +26,7 @@ from typing import Any
 from benchlib.bounds import oracle_coverage, ranking_coverage
 from benchlib.mine import Case, GoldFile
 from benchlib.select import Span
+from benchlib.verbatim import verbatim_runs
 
 CATEGORIES = ("shown", "shown-partly", "turned-away", "not-candidate", "no-chunk")
 BOUNDS = ("ranking", "oracle")
@@ -52,10 +53,11 @@ REASON_KEYS = {
 }  # ctxopt.types.DropReason codes, as the report groups them (ctxopt is imported lazily)
 
 
-def line_fates(gold: Sequence[GoldFile], result: Any, chunks_of: Any) -> list[LineFate]:
+def line_fates(gold: Sequence[GoldFile], result: Any, chunks_of: Any, root: Path) -> list[LineFate]:
     """The fate of every gold line in one pack (result: a ctxopt PackResult; chunks_of:
-    path -> the index's chunks of that file)."""
+    path -> the index's chunks of that file; root: the work tree the pack read)."""
     chosen = {c.hit.chunk.id: c for c in result.chosen}
+    shown = {c.hit.chunk.id: _summary_lines(root, c) for c in result.chosen if c.hit.chunk.summary}
     dropped = {d.hit.chunk.id: d.reason.value for d in result.dropped}
     rank = {hit.chunk.id: i for i, hit in enumerate(result.query.results)}
     fates: list[LineFate] = []
@@ -66,8 +68,18 @@ def line_fates(gold: Sequence[GoldFile], result: Any, chunks_of: Any) -> list[Li
             if not holders:
                 fates.append(LineFate(gold_file.path, line, "no-chunk", ""))
                 continue
-            fates.append(_fate(gold_file.path, line, holders, chosen, dropped, rank))
+            fates.append(_fate(gold_file.path, line, holders, chosen, shown, dropped, rank))
     return fates
+
+
+def _summary_lines(root: Path, choice: Any) -> set[int]:
+    """The lines a class summary repeats (its range also spans the bodies it leaves out)."""
+    try:
+        lines = (root / choice.hit.chunk.path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    runs = verbatim_runs(lines.split("\n"), choice.start_line, choice.end_line, choice.content)
+    return {n for first, last in runs for n in range(first, last + 1)}
 
 
 def _fate(
@@ -75,6 +87,7 @@ def _fate(
     line: int,
     holders: Sequence[Any],
     chosen: dict[str, Any],
+    shown: dict[str, set[int]],  # summary chunk id -> the lines it repeats
     dropped: dict[str, str],  # chunk id -> DropReason code
     rank: dict[str, int],
 ) -> LineFate:
@@ -84,6 +97,7 @@ def _fate(
             choice is not None
             and choice.fidelity.value in SHOWN
             and choice.start_line <= line <= choice.end_line
+            and (chunk.id not in shown or line in shown[chunk.id])
         ):
             return LineFate(path, line, "shown", choice.fidelity.value)
     smallest = min(holders, key=lambda c: c.end_line - c.start_line)
@@ -176,6 +190,7 @@ def diagnose_case(case: Case, worktree: Path, budgets: Sequence[int]) -> dict[in
             out[budget] = PackDiagnosis(fates, dict.fromkeys(BOUNDS, 0.0))
             continue
         out[budget] = PackDiagnosis(
-            line_fates(case.gold, result, chunks_of), pack_bounds(case.gold, result, chunks_of)
+            line_fates(case.gold, result, chunks_of, worktree),
+            pack_bounds(case.gold, result, chunks_of),
         )
     return out

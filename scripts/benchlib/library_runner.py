@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlib.select import Span, fill_budget, normalise_path
+from benchlib.verbatim import verbatim_runs
 
 QUERY_TOP_K = 400
 SHOWN_IN_FULL = ("full", "excerpt")  # fidelities whose lines (shown_lines) appear verbatim
@@ -71,8 +72,27 @@ class LibraryRunner:
             result = refresh_then_pack(settings, options)  # type: ignore[arg-type]
         except BudgetError:
             return []  # the task alone is over the budget: nothing shown, scored as such
-        return [
-            Span(normalise_path(c.hit.chunk.path), c.start_line, c.end_line, c.tokens, c.hit.score)
-            for c in result.chosen
-            if c.fidelity.value in SHOWN_IN_FULL
-        ]  # fmt: skip
+        root = Path(settings.root)  # type: ignore[attr-defined]
+        spans: list[Span] = []
+        for c in result.chosen:
+            if c.fidelity.value not in SHOWN_IN_FULL:
+                continue
+            path = normalise_path(c.hit.chunk.path)
+            runs = (
+                verbatim_runs(_lines(root / c.hit.chunk.path), c.start_line, c.end_line, c.content)
+                if c.hit.chunk.summary
+                else [(c.start_line, c.end_line)]
+            )
+            spans.extend(
+                Span(path, first, last, c.tokens if i == 0 else 0, c.hit.score)
+                for i, (first, last) in enumerate(runs)
+            )
+        return spans
+
+
+def _lines(path: Path) -> list[str]:
+    """The file's lines as the pack read them (a class summary's are matched against them)."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").split("\n")
+    except OSError:
+        return []

@@ -1,0 +1,34 @@
+"""The lines of a file a packed entry shows verbatim.
+
+A whole chunk shows its range.  A class summary (a split class: header, fields, docstring and
+each member's signature lines, no bodies) carries the class's whole range, but shows only the
+lines it repeats: counting the range would credit it with every method body of the class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def verbatim_runs(
+    file_lines: Sequence[str], start: int, end: int, content: str
+) -> list[tuple[int, int]]:
+    """The runs of lines in start..end (1-based, inclusive) that content repeats, in order:
+    the whole range when content has one line per line of it."""
+    shown = content.split("\n")
+    if len(shown) == end - start + 1:
+        return [(start, end)]
+    runs: list[tuple[int, int]] = []
+    at = start
+    for line in shown:
+        wanted = line.rstrip()
+        while at <= end and at <= len(file_lines) and file_lines[at - 1].rstrip() != wanted:
+            at += 1
+        if at > end or at > len(file_lines):
+            break
+        if runs and runs[-1][1] == at - 1:
+            runs[-1] = (runs[-1][0], at)
+        else:
+            runs.append((at, at))
+        at += 1
+    return runs
