@@ -74,12 +74,16 @@ def line_fates(gold: Sequence[GoldFile], result: Any, chunks_of: Any, root: Path
 
 def _summary_lines(root: Path, choice: Any) -> set[int]:
     """The lines a class summary repeats (its range also spans the bodies it leaves out)."""
-    try:
-        lines = (root / choice.hit.chunk.path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return set()
-    runs = verbatim_runs(lines.split("\n"), choice.start_line, choice.end_line, choice.content)
+    runs = _summary_runs(root, choice.hit.chunk, choice.content)
     return {n for first, last in runs for n in range(first, last + 1)}
+
+
+def _summary_runs(root: Path, chunk: Any, content: str) -> list[tuple[int, int]]:
+    try:
+        lines = (root / chunk.path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    return verbatim_runs(lines.split("\n"), chunk.start_line, chunk.end_line, content)
 
 
 def _fate(
@@ -115,15 +119,23 @@ class PackDiagnosis:
     bounds: dict[str, float]  # BOUNDS name -> share of the case's changed lines
 
 
-def _span(chunk: Any) -> Span:
+def _span(chunk: Any, root: Path) -> Span:
+    """A chunk taken whole; a class summary is credited with its header's lines only (its
+    range also spans the bodies it leaves out), at its whole cost."""
+    if chunk.summary:
+        runs = _summary_runs(root, chunk, chunk.text)
+        first, last = runs[0] if runs else (chunk.start_line, chunk.start_line)
+        return Span(chunk.path, first, last, chunk.tokens)
     return Span(chunk.path, chunk.start_line, chunk.end_line, chunk.tokens)
 
 
-def pack_bounds(gold: Sequence[GoldFile], result: Any, chunks_of: Any) -> dict[str, float]:
+def pack_bounds(
+    gold: Sequence[GoldFile], result: Any, chunks_of: Any, root: Path
+) -> dict[str, float]:
     """The ranking and oracle shares of one pack's case, in the room its entries took."""
     room = sum(c.tokens for c in result.chosen)
-    ranked = [_span(hit.chunk) for hit in result.query.results]
-    chunks = [_span(chunk) for g in gold for chunk in chunks_of(g.path)]
+    ranked = [_span(hit.chunk, root) for hit in result.query.results]
+    chunks = [_span(chunk, root) for g in gold for chunk in chunks_of(g.path)]
     return {
         "ranking": ranking_coverage(gold, ranked, room),
         "oracle": oracle_coverage(gold, chunks, room),
@@ -191,6 +203,6 @@ def diagnose_case(case: Case, worktree: Path, budgets: Sequence[int]) -> dict[in
             continue
         out[budget] = PackDiagnosis(
             line_fates(case.gold, result, chunks_of, worktree),
-            pack_bounds(case.gold, result, chunks_of),
+            pack_bounds(case.gold, result, chunks_of, worktree),
         )
     return out
