@@ -15,7 +15,7 @@ from typing import Any
 from benchlib.gitutil import BenchError
 from benchlib.select import Span, fill_budget, normalise_path
 from benchlib.tokcount import SRC_DIR
-from benchlib.verbatim import verbatim_runs
+from benchlib.verbatim import file_lines, verbatim_runs
 
 QUERY_TOP_K = 400
 BUDGET_TOO_SMALL = 3  # ctxopt's exit code when the task alone is over the budget
@@ -81,7 +81,7 @@ class CtxoptRunner:
                 spans.append(span)
                 continue
             runs = verbatim_runs(
-                _file_lines(worktree / str(c["file"])), span.start_line, span.end_line, content
+                file_lines(worktree / str(c["file"])), span.start_line, span.end_line, content
             )
             spans.extend(
                 replace(span, start_line=first, end_line=last, tokens=span.tokens if i == 0 else 0)
@@ -134,13 +134,6 @@ def _span(item: Any, *, shown: bool = False) -> Span:
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise BenchError(f"ctxopt JSON item lacks file/start_line/end_line/tokens: {item}") from exc
-
-
-def _file_lines(path: Path) -> list[str]:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace").split("\n")
-    except OSError:
-        return []
 
 
 def _last_line(text: str) -> str:

@@ -8,6 +8,15 @@ lines it repeats: counting the range would credit it with every method body of t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+
+
+def file_lines(path: Path) -> list[str]:
+    """The file's lines as a pack read them (none when it cannot be read)."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").split("\n")
+    except OSError:
+        return []
 
 
 def verbatim_runs(
