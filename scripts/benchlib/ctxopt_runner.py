@@ -15,7 +15,7 @@ from typing import Any
 from benchlib.gitutil import BenchError
 from benchlib.select import Span, fill_budget, normalise_path
 from benchlib.tokcount import SRC_DIR
-from benchlib.verbatim import file_lines, verbatim_runs
+from benchlib.verbatim import shown_runs
 
 QUERY_TOP_K = 400
 BUDGET_TOO_SMALL = 3  # ctxopt's exit code when the task alone is over the budget
@@ -80,9 +80,7 @@ class CtxoptRunner:
             if c.get("fidelity", "full") != "full" or not isinstance(content, str):
                 spans.append(span)
                 continue
-            runs = verbatim_runs(
-                file_lines(worktree / str(c["file"])), span.start_line, span.end_line, content
-            )
+            runs = shown_runs(worktree / str(c["file"]), span.start_line, span.end_line, content)
             spans.extend(
                 replace(span, start_line=first, end_line=last, tokens=span.tokens if i == 0 else 0)
                 for i, (first, last) in enumerate(runs)

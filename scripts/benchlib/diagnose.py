@@ -26,7 +26,7 @@ from typing import Any
 from benchlib.bounds import oracle_coverage, ranking_coverage
 from benchlib.mine import Case, GoldFile
 from benchlib.select import Span
-from benchlib.verbatim import file_lines, verbatim_runs
+from benchlib.verbatim import shown_runs
 
 CATEGORIES = ("shown", "shown-partly", "turned-away", "not-candidate", "no-chunk")
 BOUNDS = ("ranking", "oracle")
@@ -79,7 +79,7 @@ def _summary_lines(root: Path, choice: Any) -> set[int]:
 
 
 def _summary_runs(root: Path, chunk: Any, content: str) -> list[tuple[int, int]]:
-    return verbatim_runs(file_lines(root / chunk.path), chunk.start_line, chunk.end_line, content)
+    return shown_runs(root / chunk.path, chunk.start_line, chunk.end_line, content)
 
 
 def _fate(

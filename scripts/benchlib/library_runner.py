@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlib.select import Span, fill_budget, normalise_path
-from benchlib.verbatim import file_lines, verbatim_runs
+from benchlib.verbatim import shown_runs
 
 QUERY_TOP_K = 400
 SHOWN_IN_FULL = ("full", "excerpt")  # fidelities whose lines (shown_lines) appear verbatim
@@ -78,9 +78,8 @@ class LibraryRunner:
             if c.fidelity.value not in SHOWN_IN_FULL:
                 continue
             path = normalise_path(c.hit.chunk.path)
-            lines = file_lines(root / c.hit.chunk.path) if c.hit.chunk.summary else []
             runs = (
-                verbatim_runs(lines, c.start_line, c.end_line, c.content)
+                shown_runs(root / c.hit.chunk.path, c.start_line, c.end_line, c.content)
                 if c.hit.chunk.summary
                 else [(c.start_line, c.end_line)]
             )

@@ -11,12 +11,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
-def file_lines(path: Path) -> list[str]:
-    """The file's lines as a pack read them (none when it cannot be read)."""
+def shown_runs(path: Path, start: int, end: int, content: str) -> list[tuple[int, int]]:
+    """The runs of the file's lines start..end that an entry's content shows: the whole range
+    when it has one line per line of it (the file is read only when it has not)."""
+    if len(content.split("\n")) == end - start + 1:
+        return [(start, end)]
     try:
-        return path.read_text(encoding="utf-8", errors="replace").split("\n")
+        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
     except OSError:
         return []
+    return verbatim_runs(lines, start, end, content)
 
 
 def verbatim_runs(

@@ -4,7 +4,7 @@ from ctxopt.retrieve.windows import (
     WINDOW_LINES,
     WINDOW_STRIDE,
     Window,
-    best_window,
+    WindowLookup,
     rank_windows,
     terms_of,
 )
@@ -59,7 +59,8 @@ def test_no_words_no_windows() -> None:
 
 def test_best_window_only_counts_windows_of_the_same_file_that_overlap() -> None:
     windows = [Window("a.py", 1, 60, 3.0), Window("a.py", 31, 90, 5.0), Window("b.py", 1, 60, 9.0)]
-    assert best_window(windows, "a.py", 10, 20) == windows[0]
-    assert best_window(windows, "a.py", 50, 55) == windows[1]
-    assert best_window(windows, "a.py", 200, 210) is None
-    assert best_window(windows, "c.py", 1, 10) is None
+    best = WindowLookup(windows).best
+    assert best("a.py", 10, 20) == windows[0]
+    assert best("a.py", 50, 55) == windows[1]
+    assert best("a.py", 200, 210) is None
+    assert best("c.py", 1, 10) is None

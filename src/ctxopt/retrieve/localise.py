@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ctxopt.chunking import source_lines
-from ctxopt.retrieve.windows import WINDOW_LINES, best_window, rank_windows, window_file_limit
+from ctxopt.retrieve.windows import WINDOW_LINES, WindowLookup, rank_windows, window_file_limit
 from ctxopt.types import Chunk, ScoredChunk
 
 TOP_HITS = 80  # the ranked hits looked at
@@ -43,9 +43,10 @@ def localise_long_hits(
     if not windows:
         return tuple(hits)
     focus: dict[str, tuple[int, int]] = {}
+    lookup = WindowLookup(windows)
     for hit in wanted:
         chunk = hit.chunk
-        window = best_window(windows, chunk.path, chunk.start_line, chunk.end_line)
+        window = lookup.best(chunk.path, chunk.start_line, chunk.end_line)
         if window is not None:
             focus[chunk.id] = (
                 max(chunk.start_line, window.start_line),

@@ -27,7 +27,7 @@ from ctxopt.retrieve.scoring import (
     score_candidates,
 )
 from ctxopt.retrieve.tuned import ranking_view
-from ctxopt.retrieve.windows import Window, best_window, rank_windows, window_file_limit
+from ctxopt.retrieve.windows import WindowLookup, rank_windows, window_file_limit
 from ctxopt.types import Chunk, Entities, Intent, IntentType, QueryResult, ScoredChunk
 
 LEXICAL_POOL = 300
@@ -250,14 +250,11 @@ def add_window_evidence(
     if not windows:
         return
     best = windows[0].score
-    by_path: dict[str, list[Window]] = {}
-    for ranked in windows:
-        by_path.setdefault(ranked.path, []).append(ranked)
+    lookup = WindowLookup(windows)
     for chunk in source.in_files(files):
-        found = by_path.get(chunk.path)
-        if not found or not shows_its_lines(chunk):
+        if not shows_its_lines(chunk):
             continue
-        window = best_window(found, chunk.path, chunk.start_line, chunk.end_line)
+        window = lookup.best(chunk.path, chunk.start_line, chunk.end_line)
         if window is None:
             continue
         score = round(window.score / best, 4)

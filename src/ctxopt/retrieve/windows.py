@@ -30,7 +30,7 @@ __all__ = [
     "WINDOW_STRIDE",
     "B",
     "Window",
-    "best_window",
+    "WindowLookup",
     "rank_windows",
     "task_terms",
     "terms_of",
@@ -115,13 +115,24 @@ def rank_windows(task: str, files: Mapping[str, Sequence[str]]) -> list[Window]:
     return ranked
 
 
-def best_window(
-    windows: Iterable[Window], path: str, start_line: int, end_line: int
-) -> Window | None:
-    """The best-scored window of path that overlaps the line range, or None."""
-    overlapping = [
-        w
-        for w in windows
-        if w.path == path and w.start_line <= end_line and start_line <= w.end_line
-    ]
-    return max(overlapping, key=lambda w: (w.score, -w.start_line), default=None)
+class WindowLookup:
+    """The scored windows of each file by their first line: the best window overlapping a
+    line range is found among the few that can overlap it (windows start every
+    WINDOW_STRIDE lines), not by scanning every window of the file."""
+
+    def __init__(self, windows: Iterable[Window]) -> None:
+        self._by_start: dict[str, dict[int, Window]] = {}
+        for window in windows:
+            self._by_start.setdefault(window.path, {})[window.start_line] = window
+
+    def best(self, path: str, start_line: int, end_line: int) -> Window | None:
+        """The best-scored window of path that overlaps the line range, or None."""
+        starts = self._by_start.get(path)
+        if not starts:
+            return None
+        # a window starting at line s covers s .. s + WINDOW_LINES - 1 (or the file's end)
+        first = max(0, -(-(start_line - WINDOW_LINES) // WINDOW_STRIDE))
+        last = (end_line - 1) // WINDOW_STRIDE
+        found = (starts.get(1 + k * WINDOW_STRIDE) for k in range(first, last + 1))
+        overlapping = [w for w in found if w is not None and start_line <= w.end_line]
+        return max(overlapping, key=lambda w: (w.score, -w.start_line), default=None)

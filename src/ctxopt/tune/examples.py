@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -82,19 +82,22 @@ def build_examples(
     chosen = [(c, gold) for c in commits if (gold := usable(c, indexed)) is not None]
     out: list[Example] = []
     for i, (commit, gold) in enumerate(chosen, 1):
-        found = rank(
-            settings, task_of(commit.message), QueryOptions(), reader=reader, weights=weights
-        )
+        task = task_of(commit.message)
+        found = rank(settings, task, QueryOptions(), reader=reader, weights=weights)
         added = added_lines(settings.root, commit.sha, gold)
-        example = _example(commit.sha, found.ranked, gold, added)
-        out.append(replace(example, task=task_of(commit.message), paths=gold, added=added))
+        out.append(_example(commit.sha, found.ranked, gold, added, task=task))
         if progress is not None:
             progress(i, len(chosen))
     return out
 
 
 def _example(
-    sha: str, ranked: Sequence[ScoredChunk], gold: Sequence[str], added: frozenset[str]
+    sha: str,
+    ranked: Sequence[ScoredChunk],
+    gold: Sequence[str],
+    added: frozenset[str],
+    *,
+    task: str = "",
 ) -> Example:
     holding = {
         hit.chunk.id
@@ -125,6 +128,9 @@ def _example(
         np.asarray(tokens, dtype=np.float64),
         np.asarray(gold_of, dtype=np.int64),
         len(units) + unreached,
+        task=task,
+        paths=tuple(gold),
+        added=added,
     )
 
 
