@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -103,6 +103,22 @@ class CandidateSource:
             return self._rows.in_files(paths, limit) if paths else []
         return self.where(in_list("path", paths), limit) if paths else []
 
+    def overlapping(
+        self, ranges: Mapping[str, Sequence[tuple[int, int]]], limit: int = 5000
+    ) -> list[Chunk]:
+        """Chunks that overlap one of the line ranges (first, last) given for their file."""
+        if not any(ranges.values()):
+            return []
+        if self._rows is not None:
+            found = self._rows.in_files([p for p, spans in ranges.items() if spans], limit)
+            return [c for c in found if _overlaps(c, ranges[c.path])]
+        clause = " OR ".join(
+            f"({in_list('path', [path])} AND start_line <= {last} AND end_line >= {first})"
+            for path, spans in sorted(ranges.items())
+            for first, last in spans
+        )
+        return self.where(clause, limit)
+
     def path_like(self, fragment: str, limit: int = 400) -> list[Chunk]:
         escaped = fragment.replace("'", "''").replace("%", "").replace("_", "\\_")
         clause = f"path = '{escaped}' OR path LIKE '%/{escaped}' OR path LIKE '{escaped}/%'"
@@ -122,6 +138,10 @@ class CandidateSource:
         if kinds:
             clause += f" AND {in_list('kind', kinds)}"
         return self.where(clause, limit)
+
+
+def _overlaps(chunk: Chunk, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(chunk.start_line <= last and chunk.end_line >= first for first, last in spans)
 
 
 def _scored(

@@ -27,7 +27,13 @@ from ctxopt.retrieve.scoring import (
     score_candidates,
 )
 from ctxopt.retrieve.tuned import ranking_view
-from ctxopt.retrieve.windows import WindowLookup, rank_windows, window_file_limit
+from ctxopt.retrieve.windows import (
+    Window,
+    WindowLookup,
+    rank_windows,
+    reach,
+    window_file_limit,
+)
 from ctxopt.types import Chunk, Entities, Intent, IntentType, QueryResult, ScoredChunk
 
 LEXICAL_POOL = 300
@@ -251,7 +257,7 @@ def add_window_evidence(
         return
     best = windows[0].score
     lookup = WindowLookup(windows)
-    for chunk in source.in_files(files):
+    for chunk in _window_reach(source, pool, files, windows):
         if not shows_its_lines(chunk):
             continue
         window = lookup.best(chunk.path, chunk.start_line, chunk.end_line)
@@ -266,6 +272,22 @@ def add_window_evidence(
             max(chunk.start_line, window.start_line),
             min(chunk.end_line, window.end_line),
         )
+
+
+def _window_reach(
+    source: CandidateSource,
+    pool: dict[str, Candidate],
+    files: Collection[str],
+    windows: Sequence[Window],
+) -> list[Chunk]:
+    """The chunks of the window files a window can give evidence to: the candidates there
+    already, and the chunks that overlap a window good enough to join them.  Those are
+    read from the index, not the files' every chunk (a 200 KB module has hundreds)."""
+    best = windows[0].score
+    strong = [w for w in windows if round(w.score / best, 4) >= WINDOW_KEEP]
+    known = [c.chunk for c in pool.values() if c.chunk.path in files]
+    found = [c for c in source.overlapping(reach(strong)) if c.id not in pool]
+    return known + found
 
 
 def _names_docs(entities: Entities) -> bool:

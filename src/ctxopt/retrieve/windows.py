@@ -32,6 +32,7 @@ __all__ = [
     "Window",
     "WindowLookup",
     "rank_windows",
+    "reach",
     "task_terms",
     "terms_of",
     "window_file_limit",
@@ -113,6 +114,18 @@ def rank_windows(task: str, files: Mapping[str, Sequence[str]]) -> list[Window]:
             ranked.append(Window(w.path, w.start_line, w.end_line, score))
     ranked.sort(key=lambda w: (-w.score, w.path, w.start_line))
     return ranked
+
+
+def reach(windows: Iterable[Window]) -> dict[str, list[tuple[int, int]]]:
+    """The line ranges the windows cover in each file, overlapping ones merged."""
+    by_path: dict[str, list[tuple[int, int]]] = {}
+    for window in sorted(windows, key=lambda w: (w.path, w.start_line)):
+        spans = by_path.setdefault(window.path, [])
+        if spans and window.start_line <= spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], window.end_line))
+        else:
+            spans.append((window.start_line, window.end_line))
+    return by_path
 
 
 class WindowLookup:
