@@ -17,9 +17,9 @@ from ctxopt.chunking import chunk_file, source_lines
 from ctxopt.pack.compress import LEVELS
 from ctxopt.pack.content import make_renderer
 from ctxopt.pack.fit import Fitting, fit_prompt
-from ctxopt.pack.gaps import blank_gap_checker
 from ctxopt.pack.render import FORMATS, RenderInput, render
 from ctxopt.pack.select import SelectOptions, select
+from ctxopt.pack.work_tree import WorkTree
 from ctxopt.types import Choice, Chunk, Fidelity, ScoredChunk
 from fuzzsource import EXTENSIONS, fuzz_settings, sources
 
@@ -139,7 +139,7 @@ def run_pack(
     )
     fitting = Fitting(
         renderer,
-        blank_gap_checker(root),
+        WorkTree(root).only_blank_between,
         None,
         top_up=not small,
         order=pack.order,

@@ -10,9 +10,9 @@ from ctxopt.chunking import chunk_file
 from ctxopt.languages import detect_language
 from ctxopt.pack.content import chunk_content
 from ctxopt.pack.fit import top_up
-from ctxopt.pack.gaps import blank_gap_checker
 from ctxopt.pack.render import RenderInput, group_by_file, render
 from ctxopt.pack.select import FILE_HEADER
+from ctxopt.pack.work_tree import WorkTree
 from ctxopt.types import (
     Choice,
     Chunk,
@@ -42,7 +42,7 @@ def pick(root: Path, *wanted: tuple[str, Fidelity]) -> list[Choice]:
 
 
 def prompt(choices: list[Choice], root: Path, *, line_numbers: bool = False) -> str:
-    groups = tuple(group_by_file(choices, gap_is_blank=blank_gap_checker(root)))
+    groups = tuple(group_by_file(choices, gap_is_blank=WorkTree(root).only_blank_between))
     data = RenderInput("repo", "task", groups, (), "", len(groups), 1, 100, line_numbers)
     return render(data, "markdown")
 
@@ -51,7 +51,7 @@ def test_neighbours_merge_into_the_exact_lines_of_the_file() -> None:
     both = pick(SAMPLE_REPO, ("warehouse_to_dict", FULL), ("save_inventory", FULL))
     first, last = both[0].start_line, both[1].end_line
     assert both[1].start_line - both[0].end_line > 1  # blank lines between them
-    (group,) = group_by_file(both, gap_is_blank=blank_gap_checker(SAMPLE_REPO))
+    (group,) = group_by_file(both, gap_is_blank=WorkTree(SAMPLE_REPO).only_blank_between)
     assert [len(entry) for entry in group.entries] == [1 + 1]
     text = prompt(both, SAMPLE_REPO)
     assert f"warehouse_to_dict, save_inventory (lines {first}-{last})\n" in text
@@ -66,13 +66,13 @@ def test_no_merge_without_proof_of_blank_lines_or_for_partial_entries() -> None:
     both = pick(SAMPLE_REPO, ("warehouse_to_dict", FULL), ("save_inventory", FULL))
     assert [len(e) for e in group_by_file(both)[0].entries] == [1, 1]
     mixed = pick(SAMPLE_REPO, ("save_inventory", FULL), ("load_inventory", SIGNATURE))
-    groups = group_by_file(mixed, gap_is_blank=blank_gap_checker(SAMPLE_REPO))
+    groups = group_by_file(mixed, gap_is_blank=WorkTree(SAMPLE_REPO).only_blank_between)
     assert [len(e) for e in groups[0].entries] == [1, 1]
 
 
 def test_gap_check_refuses_code_between_and_edited_files(tmp_path: Path) -> None:
     far = pick(SAMPLE_REPO, ("warehouse_to_dict", FULL), ("load_inventory", FULL))
-    check = blank_gap_checker(SAMPLE_REPO)
+    check = WorkTree(SAMPLE_REPO).only_blank_between
     assert not check(far[0].hit.chunk, far[1].hit.chunk)  # save_inventory lies between
     near = pick(SAMPLE_REPO, ("warehouse_to_dict", FULL), ("save_inventory", FULL))
     assert check(near[0].hit.chunk, near[1].hit.chunk)
@@ -82,8 +82,9 @@ def test_gap_check_refuses_code_between_and_edited_files(tmp_path: Path) -> None
     lines = source.read_text().split("\n")
     lines.insert(near[0].end_line, "LIMIT = 3")  # a line of code where the gap was
     source.write_text("\n".join(lines))
-    assert not blank_gap_checker(edited)(near[0].hit.chunk, near[1].hit.chunk)
-    assert not blank_gap_checker(tmp_path / "missing")(near[0].hit.chunk, near[1].hit.chunk)
+    assert not WorkTree(edited).only_blank_between(near[0].hit.chunk, near[1].hit.chunk)
+    missing = WorkTree(tmp_path / "missing")
+    assert not missing.only_blank_between(near[0].hit.chunk, near[1].hit.chunk)
 
 
 def test_room_left_by_merging_goes_to_hits_turned_away_for_room_in_their_order() -> None:

@@ -20,11 +20,11 @@ from ctxopt.pack import models as model_table
 from ctxopt.pack.compress import LEVELS
 from ctxopt.pack.content import make_renderer
 from ctxopt.pack.fit import Fitting, fit_prompt, render_data
-from ctxopt.pack.gaps import blank_gap_checker
 from ctxopt.pack.long_task import TASK_SHARE, shorten_task
 from ctxopt.pack.prompt_tokens import count as count_tokens
 from ctxopt.pack.render import FORMATS, RenderInput, render
 from ctxopt.pack.select import FILE_HEADER, Render, SelectOptions, select
+from ctxopt.pack.work_tree import WorkTree, left_out
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.confidence import retrieval_confidence
 from ctxopt.retrieve.search import QueryOptions
@@ -183,6 +183,9 @@ def pack_query_result(
     hits = [*hits, *_rest_of_files(reader, focus, hits)]
     if not settings.allow_secrets:  # before compression and fitting: the budget holds
         hits = redacted_hits(hits)
+    work_tree = WorkTree(settings.root)
+    rows = work_tree.summary_rows(h.chunk for h in hits)
+    base = replace(base, summary_rows=rows)
     pool = hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task]
     selection = select(
         pool,
@@ -203,7 +206,7 @@ def pack_query_result(
         selection = replace(selection, dropped=(*selection.dropped, *left))
     fitting = Fitting(
         renderer,
-        blank_gap_checker(settings.root),
+        work_tree.only_blank_between,
         reader if options.overview else None,
         top_up=budget >= SMALL_BUDGET,
         order=options.order,
@@ -222,7 +225,7 @@ def pack_query_result(
         encoding=tokens.ENCODING_NAME,
         token_factor=factor,
         files=tuple(g.path for g in data.groups),
-        chosen=selection.chosen,
+        chosen=tuple(_with_left_out(c, rows, work_tree) for c in selection.chosen),
         dropped=selection.dropped,
         savings=Savings(
             repo_tokens=repo_tokens,
@@ -244,6 +247,18 @@ def pack_query_result(
         candidates=len(pool),
         secrets_redacted=0 if settings.allow_secrets else shown_secrets(selection.chosen),
     )
+
+
+def _with_left_out(
+    choice: Choice, summary_rows: dict[str, tuple[int, ...]], work_tree: WorkTree
+) -> Choice:
+    """A class summary's choice with the bodies it leaves out, where its rows were found."""
+    chunk = choice.hit.chunk
+    rows = summary_rows.get(chunk.id)
+    lines = work_tree.lines(chunk.path) if rows is not None else None
+    if rows is None or lines is None:
+        return choice
+    return replace(choice, left_out=left_out(rows, lines, chunk.start_line, chunk.end_line))
 
 
 def _least_pack(

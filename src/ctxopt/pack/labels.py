@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from ctxopt.languages.elision import elided_ranges
 from ctxopt.types import Choice, Chunk, ChunkKind, Fidelity
 from ctxopt.wording import shown_path
 
@@ -63,13 +64,39 @@ def entry_names(run: Sequence[Choice]) -> list[str]:
 def entry_label(run: Sequence[Choice]) -> str:
     """One chunk's label (kind, name, lines, how much is shown), or the names of the merged
     chunks and the lines they span."""
+    outline = any(c.hit.chunk.summary for c in run if c.fidelity is not Fidelity.STUB)
     if len(run) > 1:
-        return f"{', '.join(entry_names(run))} (lines {run[0].start_line}-{run[-1].end_line})"
+        shown = ", outline: member bodies left out" if outline else ""
+        return (
+            f"{', '.join(entry_names(run))} (lines {run[0].start_line}-{run[-1].end_line}{shown})"
+        )
     choice = run[0]
     chunk = choice.hit.chunk
     shown = "" if choice.fidelity == Fidelity.FULL else f", {choice.fidelity.value} only"
+    if outline and choice.fidelity in (Fidelity.FULL, Fidelity.SIGNATURE):
+        shown = ", outline: member bodies left out"
     if choice.fidelity == Fidelity.EXCERPT:
         shown = f", lines {choice.start_line}-{choice.end_line} shown"
     return (
         f"{chunk.kind.value} {shown_name(chunk)} (lines {chunk.start_line}-{chunk.end_line}{shown})"
     )
+
+
+def elided_lines(choice: Choice) -> list[list[int]] | None:
+    """The line ranges of its chunk an entry does not show: a class summary's member bodies,
+    a stub's lines after its first, the lines markers stand for (an excerpt's edges, a
+    signature's body); None for a summary whose file no longer holds its rows."""
+    chunk = choice.hit.chunk
+    if chunk.summary and choice.fidelity in (Fidelity.FULL, Fidelity.SIGNATURE):
+        gaps = choice.left_out
+        if gaps is None:
+            return None
+    elif choice.fidelity is Fidelity.PATH:
+        gaps = ((chunk.start_line, chunk.end_line),)
+    elif choice.fidelity is Fidelity.STUB:
+        gaps = (
+            ((chunk.start_line + 1, chunk.end_line),) if chunk.end_line > chunk.start_line else ()
+        )
+    else:
+        gaps = tuple(elided_ranges(choice.content))
+    return [[first, last] for first, last in gaps]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 from ctxopt.languages import by_name
@@ -79,6 +79,8 @@ class RenderInput:
     total_files: int
     repo_tokens: int
     line_numbers: bool
+    # chunk id -> the file line of each row, for class summaries (whose rows skip the bodies)
+    summary_rows: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 def group_by_file(
@@ -106,9 +108,15 @@ def group_by_file(
     return groups
 
 
-def run_text(run: Sequence[Choice], *, line_numbers: bool) -> str:
+def run_text(
+    run: Sequence[Choice],
+    *,
+    line_numbers: bool,
+    summary_rows: Mapping[str, tuple[int, ...]] | None = None,
+) -> str:
     """The body of an entry: one chunk, or neighbouring whole chunks with the blank lines
-    between them; line numbers only where the lines shown are the original ones."""
+    between them; line numbers only where the lines shown are the original ones (a class
+    summary's rows by summary_rows, where its file still holds them)."""
     parts = [run[0].content]
     for before, after in pairwise(run):
         parts.append("\n" * (after.start_line - before.end_line - 1) + after.content)
@@ -116,9 +124,35 @@ def run_text(run: Sequence[Choice], *, line_numbers: bool) -> str:
     original = all(c.fidelity == Fidelity.FULL and c.content == c.hit.chunk.text for c in run)
     if not line_numbers or not original:
         return text
-    start = run[0].start_line
-    width = len(str(run[-1].end_line))
-    return "\n".join(f"{start + i:>{width}}| {line}" for i, line in enumerate(text.split("\n")))
+    rows = text.split("\n")
+    numbers = _row_numbers(run, summary_rows or {})
+    if numbers is None or len(numbers) != len(rows):
+        return text
+    width = len(str(max(numbers)))
+    return "\n".join(f"{n:>{width}}| {row}" for n, row in zip(numbers, rows, strict=True))
+
+
+def _run_text(run: Sequence[Choice], data: RenderInput) -> str:
+    return run_text(run, line_numbers=data.line_numbers, summary_rows=data.summary_rows)
+
+
+def _row_numbers(
+    run: Sequence[Choice], summary_rows: Mapping[str, tuple[int, ...]]
+) -> list[int] | None:
+    """The file line of each row of a run's text (its chunks and the blank lines between)."""
+    numbers: list[int] = []
+    for i, choice in enumerate(run):
+        chunk = choice.hit.chunk
+        if i:
+            numbers.extend(range(run[i - 1].end_line + 1, choice.start_line))
+        if chunk.summary:
+            rows = summary_rows.get(chunk.id)
+            if rows is None:
+                return None
+            numbers.extend(rows)
+        else:
+            numbers.extend(range(chunk.start_line, chunk.end_line + 1))
+    return numbers
 
 
 def run_label(run: Sequence[Choice]) -> str:
@@ -148,7 +182,7 @@ def render_markdown(data: RenderInput) -> str:
     for group in data.groups:
         parts.append(f"## {shown_path(group.path)} ({group.language}, lines {group.ranges})\n")
         for run in group.entries:
-            body = run_text(run, line_numbers=data.line_numbers)
+            body = _run_text(run, data)
             fence = _fence(body)
             label = run_label(run)
             parts.append(f"{label}\n{fence}{_lang_tag(group.language)}\n{body}\n{fence}\n")
@@ -175,7 +209,7 @@ def render_xml(data: RenderInput) -> str:
         parts.append("<document_content>")
         for run in group.entries:
             parts.append(xml_comment(run_label(run)))
-            parts.append(xml_cdata(run_text(run, line_numbers=data.line_numbers)))
+            parts.append(xml_cdata(_run_text(run, data)))
         parts.append("</document_content>")
         parts.append("</document>")
     parts.append("</documents>")
@@ -197,7 +231,7 @@ def render_plain(data: RenderInput) -> str:
         parts.append(f"=== {shown_path(group.path)} ({group.language}, lines {group.ranges}) ===")
         for run in group.entries:
             parts.append(f"--- {run_label(run)}")
-            parts.append(run_text(run, line_numbers=data.line_numbers))
+            parts.append(_run_text(run, data))
         parts.append("")
     if data.elsewhere:
         parts += ["Other relevant places (not shown):", *(_place(c) for c in data.elsewhere), ""]

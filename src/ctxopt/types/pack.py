@@ -121,6 +121,8 @@ class Choice:
     why: PickReason
     lines: tuple[int, int] | None = None  # the original lines shown in full, if not all
     stepped: StepReason | None = None  # why it is below full fidelity (None: full, or no step)
+    # a class summary's member bodies: the line ranges it leaves out (None: not known)
+    left_out: tuple[tuple[int, int], ...] | None = None
 
     @property
     def start_line(self) -> int:

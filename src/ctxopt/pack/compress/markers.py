@@ -1,34 +1,13 @@
-"""The elision marker: the comment that stands for elided lines, written and recognised."""
+"""Eliding rows of a text behind markers (the marker itself: `languages.elision`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
 from ctxopt import tokens
-from ctxopt.languages import by_name
+from ctxopt.languages.elision import is_marker, marker
 
-_MARKER_WORDS = (" ... line ", " ... lines ")
-
-
-def _comment_pair(language: str) -> tuple[str, str]:
-    record = by_name(language)
-    return record.marker_comment if record is not None else ("", "")
-
-
-def marker(first: int, last: int, language: str, indent: str = "") -> str:
-    """The comment that stands for elided original lines first..last (1-based).
-
-    indent is put before the comment as given (it may end in a statement such as ``... ``).
-    """
-    opener, closer = _comment_pair(language)
-    what = f"line {first}" if first == last else f"lines {first}-{last}"
-    return f"{indent}{opener}... {what} elided{closer}"
-
-
-def is_marker(body: bytes) -> bool:
-    """True when a comment's text is an elision marker (light keeps those)."""
-    text = body.decode("utf-8", "replace")
-    return text.rstrip(" */").endswith(" elided") and any(w in text for w in _MARKER_WORDS)
+__all__ = ["apply_elision", "is_marker", "marker", "runs", "shows_code"]
 
 
 def shows_code(text: str) -> bool:
