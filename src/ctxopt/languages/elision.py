@@ -1,6 +1,5 @@
 """The elision marker: the one-line comment that stands for left-out original lines, in
-each language's comment syntax, written and read back (by the chunker's class summaries,
-compression and the pack's line numbers alike)."""
+each language's comment syntax; compression writes it, `pack --json` reads it back."""
 
 from __future__ import annotations
 
