@@ -56,6 +56,10 @@ def test_look_ups_match_the_sql_scans_row_for_row(settings: Settings) -> None:
         for kinds in ((), ("test",), ("function", "method")):
             found = memory.referencing(references[::4], kinds, limit)
             assert found == scans.referencing(references[::4], kinds, limit)
+    spans = {path: [(1, 3), (10, 40)] for path in paths[::3]}
+    for limit in (1, 3, 2000):
+        assert memory.overlapping(spans, limit) == scans.overlapping(spans, limit)
+    assert len(memory.overlapping(spans, 2000)) > len(spans)
     assert memory.named(["no_such_name_anywhere"]) == []
     assert memory.in_files([]) == [] and memory.referencing([]) == []
     assert len(memory.in_files(paths)) == len(table)

@@ -110,8 +110,7 @@ class CandidateSource:
         if not any(ranges.values()):
             return []
         if self._rows is not None:
-            found = self._rows.in_files([p for p, spans in ranges.items() if spans], limit)
-            return [c for c in found if _overlaps(c, ranges[c.path])]
+            return self._rows.overlapping(ranges, limit)
         clause = " OR ".join(
             f"({in_list('path', [path])} AND start_line <= {last} AND end_line >= {first})"
             for path, spans in sorted(ranges.items())
@@ -138,10 +137,6 @@ class CandidateSource:
         if kinds:
             clause += f" AND {in_list('kind', kinds)}"
         return self.where(clause, limit)
-
-
-def _overlaps(chunk: Chunk, spans: Sequence[tuple[int, int]]) -> bool:
-    return any(chunk.start_line <= last and chunk.end_line >= first for first, last in spans)
 
 
 def _scored(

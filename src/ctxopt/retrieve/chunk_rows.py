@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -75,6 +75,21 @@ class ChunkRows:
             pc.is_in(self._table.column("qualified_name"), value_set=wanted),
         )
         return self._first(mask, limit)
+
+    def overlapping(
+        self, ranges: Mapping[str, Sequence[tuple[int, int]]], limit: int
+    ) -> list[Chunk]:
+        """`(path = p AND start_line <= last AND end_line >= first) OR ...` for each range."""
+        paths = self._table.column("path")
+        starts, ends = self._table.column("start_line"), self._table.column("end_line")
+        mask = None
+        for path, spans in ranges.items():
+            in_file = pc.equal(paths, path)
+            for first, last in spans:
+                lines = pc.and_(pc.less_equal(starts, last), pc.greater_equal(ends, first))
+                hit = pc.and_(in_file, lines)
+                mask = hit if mask is None else pc.or_(mask, hit)
+        return self._first(mask, limit) if mask is not None else []
 
     def in_files(self, paths: Iterable[str], limit: int) -> list[Chunk]:
         """`path IN paths`."""
