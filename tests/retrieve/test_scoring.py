@@ -3,6 +3,7 @@ from ctxopt.retrieve.entities import extract_entities
 from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.scoring import (
     DEFAULT_WEIGHTS,
+    OUTLINE_FACTOR,
     Memo,
     ScoringContext,
     location_match,
@@ -64,6 +65,18 @@ def test_tests_rank_lower_unless_intent_is_test() -> None:
     ctx = ScoringContext(**{**ctx.__dict__, "secondary_wanted": True})
     ranked = score_candidates([code, test], ctx, DEFAULT_WEIGHTS)
     assert ranked[0].chunk.kind == ChunkKind.TEST
+
+
+def test_a_class_outline_counts_less_than_the_same_code() -> None:
+    whole = chunk("engine.py", "Engine", ChunkKind.CLASS)
+    outline = Chunk(**{**whole.__dict__, "id": "outline", "summary": True})
+    candidates = [
+        Candidate(c, lexical_rank=1, lexical_score=5.0, window=0.8) for c in (whole, outline)
+    ]
+    ranked = score_candidates(candidates, context("engine drops jobs"), DEFAULT_WEIGHTS)
+    assert [hit.chunk.id for hit in ranked] == [whole.id, "outline"]
+    assert ranked[1].score == round(ranked[0].score * OUTLINE_FACTOR, 5)
+    assert ranked[1].factors["outline_penalty"] < 0 and "outline_penalty" not in ranked[0].factors
 
 
 def test_path_proximity_levels() -> None:
