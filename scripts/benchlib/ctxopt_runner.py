@@ -8,14 +8,13 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from benchlib.gitutil import BenchError
 from benchlib.select import Span, fill_budget, normalise_path
 from benchlib.tokcount import SRC_DIR
-from benchlib.verbatim import shown_runs
+from benchlib.verbatim import shown_runs, split_span
 
 QUERY_TOP_K = 400
 BUDGET_TOO_SMALL = 3  # ctxopt's exit code when the task alone is over the budget
@@ -81,10 +80,7 @@ class CtxoptRunner:
                 spans.append(span)
                 continue
             runs = shown_runs(worktree / str(c["file"]), span.start_line, span.end_line, content)
-            spans.extend(
-                replace(span, start_line=first, end_line=last, tokens=span.tokens if i == 0 else 0)
-                for i, (first, last) in enumerate(runs)
-            )
+            spans.extend(split_span(span, runs))
         return spans
 
     def query(self, task: str, worktree: Path) -> list[Span]:

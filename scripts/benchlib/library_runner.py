@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlib.select import Span, fill_budget, normalise_path
-from benchlib.verbatim import shown_runs
+from benchlib.verbatim import shown_runs, split_span
 
 QUERY_TOP_K = 400
 SHOWN_IN_FULL = ("full", "excerpt")  # fidelities whose lines (shown_lines) appear verbatim
@@ -77,14 +77,12 @@ class LibraryRunner:
         for c in result.chosen:
             if c.fidelity.value not in SHOWN_IN_FULL:
                 continue
-            path = normalise_path(c.hit.chunk.path)
-            runs = (
-                shown_runs(root / c.hit.chunk.path, c.start_line, c.end_line, c.content)
-                if c.hit.chunk.summary
-                else [(c.start_line, c.end_line)]
+            span = Span(
+                normalise_path(c.hit.chunk.path), c.start_line, c.end_line, c.tokens, c.hit.score
             )
-            spans.extend(
-                Span(path, first, last, c.tokens if i == 0 else 0, c.hit.score)
-                for i, (first, last) in enumerate(runs)
-            )
+            if not c.hit.chunk.summary:
+                spans.append(span)
+                continue
+            runs = shown_runs(root / c.hit.chunk.path, c.start_line, c.end_line, c.content)
+            spans.extend(split_span(span, runs))
         return spans

@@ -8,7 +8,10 @@ lines it repeats: counting the range would credit it with every method body of t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+
+from benchlib.select import Span
 
 
 def shown_runs(path: Path, start: int, end: int, content: str) -> list[tuple[int, int]]:
@@ -45,3 +48,11 @@ def verbatim_runs(
             runs.append((at, at))
         at += 1
     return runs
+
+
+def split_span(span: Span, runs: Sequence[tuple[int, int]]) -> list[Span]:
+    """The span as one span per run of lines it shows, its tokens counted on the first."""
+    return [
+        replace(span, start_line=first, end_line=last, tokens=span.tokens if i == 0 else 0)
+        for i, (first, last) in enumerate(runs)
+    ]

@@ -134,6 +134,7 @@ def pack_query_result(
         warnings.append(
             "no highly relevant code found; the task passes through with little context"
         )
+    work_tree = WorkTree(settings.root)
     base = RenderInput(
         repo_name=settings.root.name,
         task=_task_text(options, redact=not settings.allow_secrets),
@@ -144,6 +145,7 @@ def pack_query_result(
         total_files=len(records),
         repo_tokens=repo_tokens,
         line_numbers=options.line_numbers,
+        outline_rows=work_tree.outline_rows,
     )
     renderer = make_renderer(options.compression)  # type: ignore[arg-type]
     best = hits[0] if hits else None
@@ -183,9 +185,6 @@ def pack_query_result(
     hits = [*hits, *_rest_of_files(reader, focus, hits)]
     if not settings.allow_secrets:  # before compression and fitting: the budget holds
         hits = redacted_hits(hits)
-    work_tree = WorkTree(settings.root)
-    rows = work_tree.summary_rows(h.chunk for h in hits)
-    base = replace(base, summary_rows=rows)
     pool = hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task]
     selection = select(
         pool,
@@ -225,7 +224,7 @@ def pack_query_result(
         encoding=tokens.ENCODING_NAME,
         token_factor=factor,
         files=tuple(g.path for g in data.groups),
-        chosen=tuple(_with_left_out(c, rows, work_tree) for c in selection.chosen),
+        chosen=tuple(_with_left_out(c, work_tree) for c in selection.chosen),
         dropped=selection.dropped,
         savings=Savings(
             repo_tokens=repo_tokens,
@@ -249,12 +248,10 @@ def pack_query_result(
     )
 
 
-def _with_left_out(
-    choice: Choice, summary_rows: dict[str, tuple[int, ...]], work_tree: WorkTree
-) -> Choice:
-    """A class summary's choice with the bodies it leaves out, where its rows were found."""
+def _with_left_out(choice: Choice, work_tree: WorkTree) -> Choice:
+    """A class outline's choice with the bodies it leaves out, where its rows were found."""
     chunk = choice.hit.chunk
-    rows = summary_rows.get(chunk.id)
+    rows = work_tree.outline_rows(chunk)
     lines = work_tree.lines(chunk.path) if rows is not None else None
     if rows is None or lines is None:
         return choice

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 
 from ctxopt.languages import by_name
@@ -24,6 +24,7 @@ INSTRUCTIONS = (
 
 MAX_MERGE_GAP = 3  # whole chunks at most this many blank lines apart share one entry
 GapCheck = Callable[[Chunk, Chunk], bool]  # are only blank lines between these two chunks?
+OutlineRows = Callable[[Chunk], tuple[int, ...] | None]  # work_tree.WorkTree.outline_rows
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,8 @@ class RenderInput:
     total_files: int
     repo_tokens: int
     line_numbers: bool
-    # chunk id -> the file line of each row, for class summaries (whose rows skip the bodies)
-    summary_rows: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    # the file line of each row of a class outline (whose rows skip the bodies), or None
+    outline_rows: OutlineRows | None = None
 
 
 def group_by_file(
@@ -112,11 +113,11 @@ def run_text(
     run: Sequence[Choice],
     *,
     line_numbers: bool,
-    summary_rows: Mapping[str, tuple[int, ...]] | None = None,
+    outline_rows: OutlineRows | None = None,
 ) -> str:
     """The body of an entry: one chunk, or neighbouring whole chunks with the blank lines
     between them; line numbers only where the lines shown are the original ones (a class
-    summary's rows by summary_rows, where its file still holds them)."""
+    outline's rows by outline_rows, where its file still holds them)."""
     parts = [run[0].content]
     for before, after in pairwise(run):
         parts.append("\n" * (after.start_line - before.end_line - 1) + after.content)
@@ -125,7 +126,7 @@ def run_text(
     if not line_numbers or not original:
         return text
     rows = text.split("\n")
-    numbers = _row_numbers(run, summary_rows or {})
+    numbers = _row_numbers(run, outline_rows)
     if numbers is None or len(numbers) != len(rows):
         return text
     width = len(str(max(numbers)))
@@ -133,12 +134,10 @@ def run_text(
 
 
 def _run_text(run: Sequence[Choice], data: RenderInput) -> str:
-    return run_text(run, line_numbers=data.line_numbers, summary_rows=data.summary_rows)
+    return run_text(run, line_numbers=data.line_numbers, outline_rows=data.outline_rows)
 
 
-def _row_numbers(
-    run: Sequence[Choice], summary_rows: Mapping[str, tuple[int, ...]]
-) -> list[int] | None:
+def _row_numbers(run: Sequence[Choice], outline_rows: OutlineRows | None) -> list[int] | None:
     """The file line of each row of a run's text (its chunks and the blank lines between)."""
     numbers: list[int] = []
     for i, choice in enumerate(run):
@@ -146,7 +145,7 @@ def _row_numbers(
         if i:
             numbers.extend(range(run[i - 1].end_line + 1, choice.start_line))
         if chunk.summary:
-            rows = summary_rows.get(chunk.id)
+            rows = outline_rows(chunk) if outline_rows is not None else None
             if rows is None:
                 return None
             numbers.extend(rows)

@@ -3,7 +3,7 @@ a file, and where each row of a class summary sits in its file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from ctxopt.chunking import source_lines
@@ -11,11 +11,13 @@ from ctxopt.types import Chunk
 
 
 class WorkTree:
-    """The lines of the files a pack shows, each file read once (None: it cannot be read)."""
+    """The lines of the files a pack shows, each file read once (None: it cannot be read), and
+    read only for the entries that need them."""
 
     def __init__(self, root: Path) -> None:
         self._root = root
         self._files: dict[str, list[str] | None] = {}
+        self._outlines: dict[str, tuple[int, ...] | None] = {}
 
     def lines(self, path: str) -> list[str] | None:
         if path not in self._files:
@@ -37,16 +39,16 @@ class WorkTree:
         gap = lines[before.end_line : after.start_line - 1]
         return edges and all(not line.strip() for line in gap)
 
-    def summary_rows(self, chunks: Iterable[Chunk]) -> dict[str, tuple[int, ...]]:
-        """Chunk id -> the file line of each row, for the class summaries among chunks whose
-        rows are all found in their file, in order (not those edited since indexing)."""
-        found: dict[str, tuple[int, ...]] = {}
-        for chunk in chunks:
-            lines = self.lines(chunk.path) if chunk.summary else None
-            rows = row_lines(lines, chunk) if lines is not None else None
-            if rows is not None:
-                found[chunk.id] = rows
-        return found
+    def outline_rows(self, chunk: Chunk) -> tuple[int, ...] | None:
+        """The file line of each row of a class outline (a summary chunk), found in order in
+        its file; None for another chunk, or when its file no longer holds every row (edited
+        since indexing).  Each chunk is looked up once."""
+        if not chunk.summary:
+            return None
+        if chunk.id not in self._outlines:
+            lines = self.lines(chunk.path)
+            self._outlines[chunk.id] = row_lines(lines, chunk) if lines is not None else None
+        return self._outlines[chunk.id]
 
 
 def row_lines(file_lines: Sequence[str], chunk: Chunk) -> tuple[int, ...] | None:

@@ -268,6 +268,14 @@ def score_candidates(
     return scored
 
 
+def penalty_factor(hit: ScoredChunk) -> float:
+    """What score_candidates multiplied a hit's score by (its outline and secondary penalties):
+    the one place that maps those penalties back to their factors."""
+    factor = OUTLINE_FACTOR if "outline_penalty" in hit.factors else 1.0
+    kind = secondary_class(hit.chunk) if "secondary_penalty" in hit.factors else None
+    return factor * (SECONDARY_FACTORS[kind] if kind is not None else 1.0)
+
+
 def _signals(candidate: Candidate, best_lexical: float) -> Hashable:
     """Everything of a candidate its score depends on besides its chunk, ctx and weights."""
     return (

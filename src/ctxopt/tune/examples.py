@@ -18,9 +18,8 @@ from ctxopt.config.settings import Settings
 from ctxopt.discover.history import added_lines
 from ctxopt.index.store import IndexReader
 from ctxopt.languages.naming import is_doc_path, is_test_path
-from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS, OUTLINE_FACTOR, merge_weights
+from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS, merge_weights, penalty_factor
 from ctxopt.retrieve.search import QueryOptions, rank
-from ctxopt.retrieve.secondary import SECONDARY_FACTORS, secondary_class
 from ctxopt.types import PastCommit, ScoredChunk
 
 FEATURES = tuple(DEFAULT_WEIGHTS)
@@ -110,10 +109,7 @@ def _example(
     for hit in ranked:
         chunk = hit.chunk
         rows.append([hit.features.get(name, 0.0) for name in FEATURES])
-        penalised = "secondary_penalty" in hit.factors
-        kind = secondary_class(chunk) if penalised else None
-        factor = SECONDARY_FACTORS[kind] if kind is not None else 1.0
-        factors.append(factor * (OUTLINE_FACTOR if "outline_penalty" in hit.factors else 1.0))
+        factors.append(penalty_factor(hit))
         tokens.append(float(chunk.tokens))
         if chunk.id in holding:
             gold_of.append(units.setdefault(chunk.id, len(units)))
