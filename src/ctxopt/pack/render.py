@@ -8,6 +8,7 @@ from itertools import pairwise
 
 from ctxopt.languages import by_name
 from ctxopt.pack.labels import chunk_place, entry_label, shown_name
+from ctxopt.pack.row_numbers import shown_rows
 from ctxopt.pack.xml_text import xml_cdata, xml_comment, xml_escape
 from ctxopt.types import Choice, Chunk, Fidelity
 from ctxopt.wording import PROMPT_HEADER_START, shown_path
@@ -116,14 +117,15 @@ def run_text(
     outline_rows: OutlineRows | None = None,
 ) -> str:
     """The body of an entry: one chunk, or neighbouring whole chunks with the blank lines
-    between them; line numbers only where the lines shown are the original ones (a class
+    between them; line numbers for whole chunks whose every row is found among the lines
+    they were indexed from (a compressed chunk's rows skip the comments it left out; a class
     outline's rows by outline_rows, where its file still holds them)."""
     parts = [run[0].content]
     for before, after in pairwise(run):
         parts.append("\n" * (after.start_line - before.end_line - 1) + after.content)
     text = "\n".join(parts)
-    original = all(c.fidelity == Fidelity.FULL and c.content == c.hit.chunk.text for c in run)
-    if not line_numbers or not original:
+    whole = all(c.fidelity == Fidelity.FULL for c in run)
+    if not line_numbers or not whole:
         return text
     rows = text.split("\n")
     numbers = _row_numbers(run, outline_rows)
@@ -145,12 +147,17 @@ def _row_numbers(run: Sequence[Choice], outline_rows: OutlineRows | None) -> lis
         if i:
             numbers.extend(range(run[i - 1].end_line + 1, choice.start_line))
         if chunk.summary:
-            rows = outline_rows(chunk) if outline_rows is not None else None
-            if rows is None:
-                return None
-            numbers.extend(rows)
+            lines = outline_rows(chunk) if outline_rows is not None else None
         else:
-            numbers.extend(range(chunk.start_line, chunk.end_line + 1))
+            lines = tuple(range(chunk.start_line, chunk.end_line + 1))
+        if lines is None:
+            return None
+        if choice.content != chunk.text:  # compressed: its rows are some of the chunk's rows
+            rows = shown_rows(chunk.text, choice.content)
+            if rows is None or len(lines) != chunk.text.count("\n") + 1:
+                return None
+            lines = tuple(lines[row] for row in rows)
+        numbers.extend(lines)
     return numbers
 
 
