@@ -70,3 +70,36 @@ def test_no_compression_numbers_every_row(repo: Path, cli: CliRunner) -> None:
     numbered = _numbered(result.out)
     assert any("# a 503 means busy" in m.group(2) for m in numbered)
     assert all(file_lines[int(m.group(1)) - 1] == m.group(2) for m in numbered)
+
+
+def long_function() -> str:
+    lines = ["def settle_accounts(ledger, rates):", '    """Settle every account."""']
+    for i in range(120):
+        lines.append(f"    ledger.post(account_{i}, rates.lookup({i}) * ledger.balance_{i})")
+        if i == 80:
+            lines += [
+                "    # refunds in foreign currency are converted at the booking rate",
+                "    refund_total = ledger.refunds.convert(rates.booking_rate)",
+            ]
+    lines.append("    return ledger")
+    return "\n".join(lines) + "\n"
+
+
+def test_an_excerpt_is_numbered_and_its_marker_is_not(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write_files(repo, {"ledger.py": long_function()})
+    commit_all(repo)
+    assert cli("index", str(repo), "--quiet").code == 0
+    task = "refunds in foreign currency use the booking rate"
+    args = ("pack", task, "--path", str(repo), "--budget", "2000", "--line-numbers", "--json")
+    data = cli(*args).json()
+    assert [c["fidelity"] for c in data["chunks"]] == ["excerpt"]
+    file_lines = (repo / "ledger.py").read_text().split("\n")
+    body = data["prompt"].split("```python\n")[1].split("\n```")[0].split("\n")
+    numbered = [m for m in map(NUMBERED.match, body) if m]
+    markers = [row for row in body if "elided" in row]
+    assert markers and all(re.match(r"^ +\| ", row) for row in markers)  # no number
+    assert len(numbered) + len(markers) == len(body)
+    assert any("refund_total = ledger.refunds.convert" in m.group(2) for m in numbered)
+    for match in numbered:
+        assert file_lines[int(match.group(1)) - 1] == match.group(2)

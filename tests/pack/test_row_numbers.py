@@ -34,3 +34,8 @@ def test_medium_compression_rows_map_despite_new_indentation():
 def test_a_row_that_is_not_in_the_original_gives_no_rows():
     assert shown_rows(SOURCE, "def area(shape):\n    return 0") is None
     assert shown_rows("a = 1  + 2", "a = 1") is None  # a cut that is not a comment
+
+
+def test_a_marker_row_stands_for_no_row():
+    shown = "def area(shape):\n    # ... lines 2-4 elided\n    return shape.w * shape.h"
+    assert shown_rows(SOURCE, shown) == (0, None, 5)

@@ -124,24 +124,31 @@ def run_text(
     for before, after in pairwise(run):
         parts.append("\n" * (after.start_line - before.end_line - 1) + after.content)
     text = "\n".join(parts)
-    whole = all(c.fidelity == Fidelity.FULL for c in run)
-    if not line_numbers or not whole:
+    if not line_numbers or not all(c.fidelity in NUMBERED for c in run):
         return text
     rows = text.split("\n")
     numbers = _row_numbers(run, outline_rows)
     if numbers is None or len(numbers) != len(rows):
         return text
-    width = len(str(max(numbers)))
-    return "\n".join(f"{n:>{width}}| {row}" for n, row in zip(numbers, rows, strict=True))
+    width = len(str(max((n for n in numbers if n is not None), default=0)))
+    return "\n".join(
+        f"{'' if n is None else n:>{width}}| {row}" for n, row in zip(numbers, rows, strict=True)
+    )
 
 
 def _run_text(run: Sequence[Choice], data: RenderInput) -> str:
     return run_text(run, line_numbers=data.line_numbers, outline_rows=data.outline_rows)
 
 
-def _row_numbers(run: Sequence[Choice], outline_rows: OutlineRows | None) -> list[int] | None:
-    """The file line of each row of a run's text (its chunks and the blank lines between)."""
-    numbers: list[int] = []
+NUMBERED = (Fidelity.FULL, Fidelity.EXCERPT)  # what --line-numbers numbers
+
+
+def _row_numbers(
+    run: Sequence[Choice], outline_rows: OutlineRows | None
+) -> list[int | None] | None:
+    """The file line of each row of a run's text (its chunks and the blank lines between;
+    None for an elision marker's row)."""
+    numbers: list[int | None] = []
     for i, choice in enumerate(run):
         chunk = choice.hit.chunk
         if i:
@@ -156,7 +163,8 @@ def _row_numbers(run: Sequence[Choice], outline_rows: OutlineRows | None) -> lis
             rows = shown_rows(chunk.text, choice.content)
             if rows is None or len(lines) != chunk.text.count("\n") + 1:
                 return None
-            lines = tuple(lines[row] for row in rows)
+            numbers.extend(None if row is None else lines[row] for row in rows)
+            continue
         numbers.extend(lines)
     return numbers
 
