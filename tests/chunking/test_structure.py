@@ -218,3 +218,51 @@ def test_long_heavy_function_is_split_but_long_light_one_is_not():
         heavy_chunks[1].docstring == "" and heavy_chunks[1].signature == heavy_chunks[0].signature
     )
     assert [c.name for c in light_chunks] == ["light"]
+
+
+def _held_lines(chunks: tuple[Chunk, ...]) -> set[int]:
+    """The lines some chunk other than a class summary holds (what a pack can show whole)."""
+    return {n for c in chunks if not c.summary for n in range(c.start_line, c.end_line + 1)}
+
+
+def test_code_in_a_summarised_ruby_class_that_is_no_method_is_still_chunked():
+    blocks = "".join(
+        f'  context "when site {i} is configured" do\n'
+        + "".join(
+            f'    should "read plugins number {i}{j} from the site directory" do\n'
+            f"      site = Site.new(site_configuration('plugins_dir' => 'dir_{i}{j}'))\n"
+            f"      assert_equal [source_dir('dir_{i}{j}')], site.plugins, 'folder {i}{j}'\n"
+            "    end\n\n"
+            for j in range(3)
+        )
+        + "  end\n\n"
+        for i in range(12)
+    )
+    text = f"class TestSite < JekyllUnitTest\n  def helper\n    1\n  end\n\n{blocks}end\n"
+    chunks = chunk_file("test/test_site.rb", text, "ruby").chunks
+    assert [c.name for c in chunks if c.summary] == ["TestSite"]
+    lines = text.splitlines()
+    code = {n for n, line in enumerate(lines, 1) if line.strip() and line != "end"}
+    assert code - {1} <= _held_lines(chunks)
+    body = next(c for c in chunks if "dir_72" in c.text and not c.summary)
+    assert "site.plugins, 'folder 72'" in body.text
+    assert body.kind == ChunkKind.MODULE and body.parent == "TestSite"
+
+
+def test_a_summarised_class_gets_no_chunk_for_what_its_summary_already_shows():
+    text = _big_python_class()
+    chunks = chunk_file("engine.py", text, "python").chunks
+    summary = next(c for c in chunks if c.summary)
+    assert "    limit: int = 10" in summary.text
+    assert [c for c in chunks if c.kind == ChunkKind.MODULE and c.parent == "Engine"] == []
+
+
+def test_a_long_table_in_a_summarised_class_body_is_chunked_whole():
+    table = "".join(f'        "code_{i}": "meaning of code {i}",\n' for i in range(30))
+    text = _big_python_class().replace("    limit: int = 10", f"    CODES = {{\n{table}    }}")
+    chunks = chunk_file("engine.py", text, "python").chunks
+    summary = next(c for c in chunks if c.summary)
+    assert '"code_25"' not in summary.text
+    table_chunk = next(c for c in chunks if '"code_25"' in c.text and not c.summary)
+    assert "    CODES = {" in table_chunk.text.splitlines()
+    assert table_chunk.text.splitlines()[-1] == "    }"

@@ -213,7 +213,8 @@ def _emit_class(
         )
         walk.drafts.append(draft)
         return
-    summary = _summary_text(walk, span, header_end, members)
+    shown = _summary_lines(walk, span, header_end, members)
+    summary = "\n".join(walk.lines[n - 1] for n in sorted(shown))
     walk.drafts.append(
         Draft(
             kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified,), parent_q, summary
@@ -226,6 +227,9 @@ def _emit_class(
             _emit_class(walk, member.decl, member.span, member.comments, prefix, qualified)
         else:
             _emit_leaf(walk, member.decl, member.span, member.comments, prefix, qualified)
+    walk.drafts.extend(
+        _body_gap_drafts(walk, decl.name, qualified, (header_end + 1, span[1]), members, shown)
+    )
 
 
 def _over_split_limit(text: str) -> bool:
@@ -238,10 +242,11 @@ def _over_split_limit(text: str) -> bool:
     return tokens.count(text) > CLASS_SPLIT_TOKENS
 
 
-def _summary_text(
+def _summary_lines(
     walk: _Walk, span: tuple[int, int], header_end: int, members: list[_Member]
-) -> str:
-    """Header, fields and docstring, and each member's signature lines (no bodies)."""
+) -> set[int]:
+    """The lines of a class summary: header, fields and docstring, and each member's
+    signature lines (no bodies)."""
     keep: set[int] = set(range(span[0], header_end + 1))
     last = header_end
     for member in members:
@@ -262,7 +267,44 @@ def _summary_text(
             keep.update(range(start, min(end, start + SUMMARY_FIELD_LINES - 1) + 1))
     if span[1] > last:
         keep.add(span[1])
-    return "\n".join(walk.lines[n - 1] for n in sorted(keep) if span[0] <= n <= span[1])
+    return {n for n in keep if span[0] <= n <= span[1]}
+
+
+def _body_gap_drafts(
+    walk: _Walk,
+    name: str,
+    qualified: str,
+    body: tuple[int, int],
+    members: list[_Member],
+    shown: set[int],
+) -> list[Draft]:
+    """Chunks for the code of a summarised class that no member chunk holds and its summary
+    does not show whole: a Ruby `context "..." do` block, a long table assigned in the body.
+    Without them those lines would be in no chunk a pack could show."""
+    held = {n for m in members if m.decl is not None for n in range(m.span[0], m.span[1] + 1)}
+    runs: list[tuple[int, int]] = []
+    for line_no in range(body[0], body[1] + 1):
+        if line_no in held:
+            continue
+        if runs and runs[-1][1] == line_no - 1:
+            runs[-1] = (runs[-1][0], line_no)
+        else:
+            runs.append((line_no, line_no))
+    drafts: list[Draft] = []
+    for first, last in runs:
+        hidden = any(n not in shown and walk.lines[n - 1].strip() for n in range(first, last + 1))
+        span = trim(walk.lines, first, last) if hidden else None
+        if span is None:
+            continue
+        for start, end in split_range(walk.lines, span[0], span[1], MODULE_TARGET_LINES):
+            text = "\n".join(walk.lines[start - 1 : end])
+            drafts.append(
+                Draft(
+                    ChunkKind.MODULE, name, qualified, start, end,
+                    defines=constant_names(text), parent=qualified,
+                )
+            )  # fmt: skip
+    return drafts
 
 
 def _module_drafts(walk: _Walk) -> list[Draft]:
