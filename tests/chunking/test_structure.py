@@ -225,7 +225,11 @@ def _held_lines(chunks: tuple[Chunk, ...]) -> set[int]:
     return {n for c in chunks if not c.summary for n in range(c.start_line, c.end_line + 1)}
 
 
-def test_code_in_a_summarised_ruby_class_that_is_no_method_is_still_chunked():
+def summary_rows(chunks: tuple[Chunk, ...]) -> set[str]:
+    return {row for c in chunks if c.summary for row in c.text.splitlines()}
+
+
+def test_ruby_test_blocks_in_a_summarised_class_are_chunks_named_by_their_labels():
     blocks = "".join(
         f'  context "when site {i} is configured" do\n'
         + "".join(
@@ -243,10 +247,19 @@ def test_code_in_a_summarised_ruby_class_that_is_no_method_is_still_chunked():
     assert [c.name for c in chunks if c.summary] == ["TestSite"]
     lines = text.splitlines()
     code = {n for n, line in enumerate(lines, 1) if line.strip() and line != "end"}
-    assert code - {1} <= _held_lines(chunks)
+    contexts = {n for n, line in enumerate(lines, 1) if line.startswith("  context ")}
+    assert contexts <= {n for n, line in enumerate(lines, 1) if line in summary_rows(chunks)}
+    assert code - contexts - {1} <= _held_lines(chunks)  # the rest is in chunks a pack shows
     body = next(c for c in chunks if "dir_72" in c.text and not c.summary)
-    assert "site.plugins, 'folder 72'" in body.text
-    assert body.kind == ChunkKind.MODULE and body.parent == "TestSite"
+    assert (
+        body.text.splitlines()[0].strip()
+        == 'should "read plugins number 72 from the site directory" do'
+    )
+    assert body.text.splitlines()[-1] == "    end"
+    assert body.kind == ChunkKind.TEST
+    assert body.qualified_name == (
+        "TestSite.when site 7 is configured.read plugins number 72 from the site directory"
+    )
 
 
 def test_a_summarised_class_gets_no_chunk_for_what_its_summary_already_shows():
@@ -266,3 +279,21 @@ def test_a_long_table_in_a_summarised_class_body_is_chunked_whole():
     table_chunk = next(c for c in chunks if '"code_25"' in c.text and not c.summary)
     assert "    CODES = {" in table_chunk.text.splitlines()
     assert table_chunk.text.splitlines()[-1] == "    }"
+
+
+def test_a_ruby_spec_file_is_chunked_per_example_and_a_route_block_per_route():
+    spec = (
+        "RSpec.describe Router do\n  let(:app) { App.new }\n\n"
+        '  describe "#call" do\n    it "routes GET /users" do\n      get "/users"\n'
+        "      expect(last_response).to be_ok\n    end\n\n"
+        '    it "answers 404 for an unknown path" do\n      get "/nope"\n'
+        "      expect(last_response.status).to eq(404)\n    end\n  end\nend\n"
+    )
+    chunks = chunk_file("spec/router_spec.rb", spec, "ruby").chunks
+    names = {c.qualified_name: c for c in chunks}
+    missing = names["Router.#call.answers 404 for an unknown path"]
+    assert (missing.kind, missing.start_line, missing.end_line) == (ChunkKind.TEST, 10, 13)
+    assert names["Router.#call.routes GET /users"].start_line == 5
+    app = 'require "sinatra"\n\nget "/users" do\n  User.all.to_json\nend\n'
+    route = by_name(chunk_file("app.rb", app, "ruby").chunks, "get /users")
+    assert (route.kind, route.start_line, route.end_line) == (ChunkKind.FUNCTION, 3, 5)

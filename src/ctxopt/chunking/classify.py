@@ -33,6 +33,8 @@ def classify(spec: Syntax, node: Node, source: bytes) -> Decl | None:
         found = _classify_js(spec, inner, source)
         if found is not None:
             return found
+    if Quirk.BLOCK_CALLS in quirks and kind == "call":
+        return _ruby_block_call(spec, inner, source)
     if kind in spec.namespaces:
         return Decl("namespace", "", inner, name_of(source, inner)) if body_of(inner) else None
     if kind in spec.functions:
@@ -136,6 +138,32 @@ def _js_test_call(test_calls: frozenset[str], node: Node, source: bytes) -> Decl
     return Decl("test", "test", node, (label or callee)[:120])
 
 
+_RUBY_LABELS = frozenset({"string", "simple_symbol", "constant", "scope_resolution"})
+
+
+def _ruby_block_call(spec: Syntax, node: Node, source: bytes) -> Decl | None:
+    """A call given a block that is a block of its own: a test-framework call (`it "..." do`,
+    `RSpec.describe Foo do`), or any call named by a string or symbol given a `do ... end`
+    block (`get "/users" do`, `task :build do`)."""
+    block = node.child_by_field_name("block")
+    method = text_of(source, node.child_by_field_name("method"))
+    args = node.child_by_field_name("arguments")
+    first = args.named_children[0] if args is not None and args.named_children else None
+    if block is None or first is None or first.type not in _RUBY_LABELS:
+        return None
+    label = _string_text(text_of(source, first)).lstrip(":")
+    if method in spec.test_calls:
+        inner = decl_body(spec, node)
+        if inner is not None and any(
+            c.type == "call" and _ruby_block_call(spec, c, source) for c in inner.named_children
+        ):
+            return Decl("namespace", "", node, label[:120])  # `describe`/`context` of tests
+        return Decl("test", "test", node, label[:120])
+    if block.type == "do_block":
+        return Decl("function", "", node, f"{method} {label}"[:120])
+    return None
+
+
 _ESCAPED = re.compile(r"\\(.)")
 _ESCAPE_CHARS = {"n": " ", "t": " ", "r": " "}
 
@@ -153,6 +181,9 @@ def _string_text(literal: str) -> str:
 def decl_body(spec: Syntax, node: Node) -> Node | None:
     """The body of a declaration node (for `const f = () => {...}`, the function's body)."""
     body = body_of(node)
+    block = node.child_by_field_name("block") if Quirk.BLOCK_CALLS in spec.quirks else None
+    if body is None and block is not None:
+        return body_of(block) or block
     if body is None and node.type in spec.bindings:
         for declarator in node.named_children:
             value = declarator.child_by_field_name("value")

@@ -184,7 +184,7 @@ def _members(walk: _Walk, body: Node | None, floor: int) -> list[_Member]:
     for index, node in enumerate(items):
         decl = classify(walk.spec, node, walk.source)
         start, end = _span(walk, node)
-        if decl is None or decl.role == "namespace":
+        if decl is None:
             out.append(_Member(None, node, (start, end), []))
             continue
         start, comments = _attached(walk, items, index, start, floor)
@@ -207,7 +207,11 @@ def _emit_class(
     text = "\n".join(walk.lines[span[0] - 1 : span[1]])
     big = _over_split_limit(text)
     if not big:
-        inner = tuple(f"{qualified}.{m.decl.name}" for m in members if m.decl is not None)
+        inner = tuple(
+            f"{qualified}.{m.decl.name}"
+            for m in members
+            if m.decl is not None and m.decl.role not in ("namespace", "test")
+        )
         draft = Draft(
             kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified, *inner), parent_q
         )
@@ -220,15 +224,21 @@ def _emit_class(
             kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified,), parent_q, summary
         )
     )
+    first_member = len(walk.drafts)
     for member in members:
         if member.decl is None:
             continue
         if member.decl.role == "class":
             _emit_class(walk, member.decl, member.span, member.comments, prefix, qualified)
+        elif member.decl.role == "namespace":
+            body = decl_body(walk.spec, member.decl.node)
+            children = body.named_children if body is not None else []
+            _walk_items(walk, children, f"{qualified}.{member.decl.name}.", member.span[0])
         else:
             _emit_leaf(walk, member.decl, member.span, member.comments, prefix, qualified)
+    held = {n for d in walk.drafts[first_member:] for n in range(d.start, d.end + 1)}
     walk.drafts.extend(
-        _body_gap_drafts(walk, decl.name, qualified, (header_end + 1, span[1]), members, shown)
+        _body_gap_drafts(walk, decl.name, qualified, (header_end + 1, span[1]), held, shown)
     )
 
 
@@ -275,13 +285,13 @@ def _body_gap_drafts(
     name: str,
     qualified: str,
     body: tuple[int, int],
-    members: list[_Member],
+    held: set[int],
     shown: set[int],
 ) -> list[Draft]:
-    """Chunks for the code of a summarised class that no member chunk holds and its summary
-    does not show whole: a Ruby `context "..." do` block, a long table assigned in the body.
+    """Chunks for the code of a summarised class that no member chunk holds (held) and its
+    summary does not show whole (shown): a long table assigned in the body, the set-up of a
+    Ruby `context "..." do` block.
     Without them those lines would be in no chunk a pack could show."""
-    held = {n for m in members if m.decl is not None for n in range(m.span[0], m.span[1] + 1)}
     runs: list[tuple[int, int]] = []
     for line_no in range(body[0], body[1] + 1):
         if line_no in held:

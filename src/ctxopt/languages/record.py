@@ -65,6 +65,7 @@ class Quirk(Enum):
     DECLARATION_KIND_FIELD = "declaration_kind_field"  # Swift: declaration_kind `enum`
     TYPE_SPECS = "type_specs"  # Go: a type_declaration names its type_spec's shape
     TYPEDEF_STRUCTS = "typedef_structs"  # C: `typedef struct {...} T` is a class
+    BLOCK_CALLS = "block_calls"  # Ruby: `it "..." do ... end`, `get "/x" do ... end`
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,10 @@ PYTHON = Language(
     fragments=Fragments(offside_header="if 1:", offside_block="block"),
 )
 
+_RUBY_TEST_CALLS = frozenset(
+    {"describe", "context", "it", "specify", "example", "should", "test", "scenario", "feature"}
+)
+
 RUBY = Language(
     name="ruby",
     family=Family.CODE,
@@ -70,7 +74,8 @@ RUBY = Language(
         functions=frozenset({"method", "singleton_method"}),
         classes={"class": "class", "module": "class", "singleton_class": "class"},
         brace_body=False,
-        quirks=frozenset({Quirk.DOTTED_METHOD_NAMES}),
+        quirks=frozenset({Quirk.DOTTED_METHOD_NAMES, Quirk.BLOCK_CALLS}),
+        test_calls=_RUBY_TEST_CALLS,
     ),
     comment_kinds=("comment",),
     outline=Outline(
