@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Share of files per language that fall back to line chunks, over the clones of a split.
+"""Share of files per language that fall back to line chunks, and share of lines no chunk
+shows, over the clones of a split.
 
 For each repository of scripts/benchlib/splits.toml (or the --repo given) every file git
 tracks at the split's commit is read as the index reads it and chunked; a file whose
 chunking reports a fallback reason (the grammar failed, timed out or is missing) counts as
-fallen back. Prints one row per language: files, fallen back, share, and the first files.
+fallen back. A non-blank line is *unshown* when no chunk a pack can show whole holds it and
+no class outline repeats it (before 2026-11-27 a big class's body code that was no member
+declaration, such as Ruby's `should "..." do` blocks, was such a line). Prints one row per
+language: files, fallen back, share, unshown lines and their share, and the first files.
 
 Examples:
   python scripts/fallback_share.py --split dev --bench-dir /tmp/bench
@@ -17,11 +21,18 @@ import argparse
 import subprocess
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from benchlib.splits import ROLES, split_repos
+from benchlib.verbatim import verbatim_runs
+
+if TYPE_CHECKING:
+    from ctxopt.types import Chunk
 
 MAX_BYTES = 1_000_000  # the indexer skips bigger files
 SHOWN = 4  # fallen-back files listed per language
@@ -49,25 +60,49 @@ def tracked(repo: Path, commit: str) -> list[tuple[str, bytes]]:
     return out
 
 
-def fallbacks(repo: Path, commit: str) -> tuple[Counter[str], dict[str, list[str]]]:
-    """Files per code language, and the files of each that fell back to line chunks."""
+@dataclass
+class Tally:
+    """What one language's files came to."""
+
+    files: Counter[str] = field(default_factory=Counter)
+    fell: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    lines: Counter[str] = field(default_factory=Counter)  # non-blank lines
+    unshown: Counter[str] = field(default_factory=Counter)
+
+
+def unshown_lines(lines: list[str], chunks: Sequence[Chunk]) -> int:
+    """Non-blank lines that no whole chunk holds and no class outline repeats."""
+    shown: set[int] = set()
+    for chunk in chunks:
+        runs = [(chunk.start_line, chunk.end_line)]
+        if chunk.summary:
+            runs = verbatim_runs(lines, chunk.start_line, chunk.end_line, chunk.text)
+        for first, last in runs:
+            shown.update(range(first, last + 1))
+    return sum(1 for n, line in enumerate(lines, 1) if line.strip() and n not in shown)
+
+
+def fallbacks(repo: Path, commit: str, tally: Tally) -> None:
+    """Count each code file of commit in tally: by language, fallen back to line chunks or
+    not, its non-blank lines and those no chunk shows."""
     from ctxopt.chunking import chunk_file
     from ctxopt.chunking.decode import decode_bytes
     from ctxopt.languages import by_name, detect_language
     from ctxopt.languages.record import Family
 
-    files: Counter[str] = Counter()
-    fell: dict[str, list[str]] = defaultdict(list)
     for path, data in tracked(repo, commit):
         language = detect_language(path)
         record = by_name(language)
         if record is None or record.family is not Family.CODE or b"\0" in data[:8000]:
             continue
-        files[language] += 1
+        tally.files[language] += 1
         text = decode_bytes(data, path).text
-        if chunk_file(path, text, language).fallback_reason:
-            fell[language].append(f"{repo.name}/{path}")
-    return files, fell
+        chunked = chunk_file(path, text, language)
+        if chunked.fallback_reason:
+            tally.fell[language].append(f"{repo.name}/{path}")
+        lines = text.split("\n")
+        tally.lines[language] += sum(1 for line in lines if line.strip())
+        tally.unshown[language] += unshown_lines(lines, chunked.chunks)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,19 +116,23 @@ def main(argv: list[str] | None = None) -> int:
         targets = [(args.repo, "HEAD")]
     else:
         targets = [(args.bench_dir / r.dir, r.commit) for r in split_repos(args.split)]
-    files: Counter[str] = Counter()
-    fell: dict[str, list[str]] = defaultdict(list)
+    tally = Tally()
     for repo, commit in targets:
         print(f"{repo.name} ...", file=sys.stderr, flush=True)
-        found, failed = fallbacks(repo, commit)
-        files.update(found)
-        for language, paths in failed.items():
-            fell[language].extend(paths)
-    print(f"{'language':<12}{'files':>7}{'fallback':>10}{'share':>8}  first files")
+        fallbacks(repo, commit, tally)
+    files, fell = tally.files, tally.fell
+    print(
+        f"{'language':<12}{'files':>7}{'fallback':>10}{'share':>8}"
+        f"{'lines':>9}{'unshown':>9}{'share':>8}  first files"
+    )
     for language in sorted(files, key=lambda name: (-len(fell[name]) / files[name], name)):
         share = len(fell[language]) / files[language]
+        unshown = tally.unshown[language] / max(tally.lines[language], 1)
         listed = ", ".join(fell[language][:SHOWN])
-        print(f"{language:<12}{files[language]:>7}{len(fell[language]):>10}{share:>8.3f}  {listed}")
+        print(
+            f"{language:<12}{files[language]:>7}{len(fell[language]):>10}{share:>8.3f}"
+            f"{tally.lines[language]:>9}{tally.unshown[language]:>9}{unshown:>8.3f}  {listed}"
+        )
     return 0
 
 
