@@ -167,3 +167,39 @@ def test_a_no_change_index_imports_neither_lance_nor_the_indexer(indexed: Settin
     )  # fmt: skip
     assert done.stderr.endswith("LOADED []")
     assert json.loads(done.stdout)["files"] > 0
+
+
+def test_a_new_chunker_version_re_chunks_what_the_snapshot_vouched_for(
+    indexed: Settings, builds: list[Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An upgrade whose chunker makes other chunks (CHUNKER_VERSION bumped, ctxopt's own
+    version not) must rebuild every file's chunks on the next `ctxopt index`, though no file
+    changed."""
+    from ctxopt.index import build
+
+    files = app_index.index_repository(indexed).files
+    assert len(builds) == 1  # answered by the snapshot
+    monkeypatch.setattr(snapshot, "CHUNKER_VERSION", build.CHUNKER_VERSION + 1)
+    monkeypatch.setattr(build, "CHUNKER_VERSION", build.CHUNKER_VERSION + 1)
+    stats = app_index.index_repository(indexed)
+    assert len(builds) == 2
+    assert stats.added + stats.changed == files  # every file chunked again
+
+
+def test_a_query_on_chunks_of_an_older_chunker_says_so_until_reindexed(
+    indexed: Settings, builds: list[Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ctxopt.index import build
+
+    newer = build.CHUNKER_VERSION + 1
+    for module in (snapshot, build, app_refresh):
+        monkeypatch.setattr(module, "CHUNKER_VERSION", newer)
+    for _ in range(2):  # the check that finds nothing changed must not silence it
+        said: list[str] = []
+        app_refresh.refresh_index(indexed, refresh=True, notify=said.append)
+        assert said == [app_refresh.OLD_CHUNKS_WARNING]
+    assert len(builds) == 1  # a query does not rebuild every chunk by itself
+    app_index.index_repository(indexed)
+    said = []
+    app_refresh.refresh_index(indexed, refresh=True, notify=said.append)
+    assert said == []

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ctxopt.app.index import keep, start_parsers
+from ctxopt.chunking import CHUNKER_VERSION
 from ctxopt.config.paths import is_object_store
 from ctxopt.config.settings import Settings
 from ctxopt.errors import IndexBusyError
@@ -24,6 +25,9 @@ from ctxopt.types import IndexStats
 from ctxopt.wording import plural
 
 Notify = Callable[[str], None]
+OLD_CHUNKS_WARNING = (
+    "the index's chunks were made by an older ctxopt chunker; run `ctxopt index` to rebuild them"
+)
 
 
 @dataclass(frozen=True)
@@ -58,14 +62,18 @@ def refresh_index(
     shared = is_object_store(settings.db_path)
     before = snapshot.capture(settings, shared=True)  # before anything reads a file
     reader = reader or IndexReader(settings.db_path)
-    check_format(reader.meta(), settings.db_path)  # e.g. an index without stored secrets
+    meta = reader.meta()
+    check_format(meta, settings.db_path)  # e.g. an index without stored secrets
+    old_chunks = meta.chunker_version != CHUNKER_VERSION
+    if old_chunks and notify:
+        notify(OLD_CHUNKS_WARNING)
     folder = snapshot.state_folder(settings)
     if before is not None and snapshot.matches(folder, before)[0]:
         return Freshness(0, False), reader  # nothing changed since the index was found fresh
     stale = _stale(settings, reader, shared=shared)
     if stale and shared:  # the caller warns
         return Freshness(stale, False), reader
-    if not stale and before is not None:
+    if not stale and before is not None and not old_chunks:  # else the warning would stop
         if shared:
             with contextlib.suppress(OSError):
                 folder.mkdir(parents=True, exist_ok=True)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ctxopt import __version__
+from ctxopt.chunking import CHUNKER_VERSION
 from ctxopt.config.paths import is_object_store, user_cache
 from ctxopt.config.settings import Settings
 from ctxopt.discover.git import head_commit
@@ -168,6 +169,7 @@ def _key(settings: Settings, top: str, folder: list[list[Any]]) -> str:
     decides = {
         "format": SNAPSHOT_FORMAT,
         "version": __version__,
+        "chunker": CHUNKER_VERSION,  # a new chunker re-chunks every file, at the same version
         "root": str(settings.root),
         "top": top,
         "db": str(settings.db_path),
