@@ -117,9 +117,10 @@ def run_text(
     outline_rows: OutlineRows | None = None,
 ) -> str:
     """The body of an entry: one chunk, or neighbouring whole chunks with the blank lines
-    between them; line numbers for whole chunks whose every row is found among the lines
-    they were indexed from (a compressed chunk's rows skip the comments it left out; a class
-    outline's rows by outline_rows, where its file still holds them)."""
+    between them; line numbers for whole chunks and excerpts whose every row is found among
+    the lines they were indexed from (a compressed chunk's rows skip the comments it left
+    out, a marker's row gets none; a class outline's rows by outline_rows, where its file
+    still holds them)."""
     parts = [run[0].content]
     for before, after in pairwise(run):
         parts.append("\n" * (after.start_line - before.end_line - 1) + after.content)
