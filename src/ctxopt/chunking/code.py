@@ -236,7 +236,7 @@ def _emit_class(
             _walk_items(walk, children, f"{qualified}.{member.decl.name}.", member.span[0])
         else:
             _emit_leaf(walk, member.decl, member.span, member.comments, prefix, qualified)
-    held = {n for d in walk.drafts[first_member:] for n in range(d.start, d.end + 1)}
+    held = [(d.start, d.end) for d in walk.drafts[first_member:]]
     walk.drafts.extend(
         _body_gap_drafts(walk, decl.name, qualified, (header_end + 1, span[1]), held, shown)
     )
@@ -285,28 +285,18 @@ def _body_gap_drafts(
     name: str,
     qualified: str,
     body: tuple[int, int],
-    held: set[int],
+    held: list[tuple[int, int]],
     shown: set[int],
 ) -> list[Draft]:
     """Chunks for the code of a summarised class that no member chunk holds (held) and its
     summary does not show whole (shown): a long table assigned in the body, the set-up of a
     Ruby `context "..." do` block.
     Without them those lines would be in no chunk a pack could show."""
-    runs: list[tuple[int, int]] = []
-    for line_no in range(body[0], body[1] + 1):
-        if line_no in held:
-            continue
-        if runs and runs[-1][1] == line_no - 1:
-            runs[-1] = (runs[-1][0], line_no)
-        else:
-            runs.append((line_no, line_no))
     drafts: list[Draft] = []
-    for first, last in runs:
-        hidden = any(n not in shown and walk.lines[n - 1].strip() for n in range(first, last + 1))
-        span = trim(walk.lines, first, last) if hidden else None
-        if span is None:
+    for first, last in _uncovered(held, *body):
+        if all(n in shown or not walk.lines[n - 1].strip() for n in range(first, last + 1)):
             continue
-        for start, end in split_range(walk.lines, span[0], span[1], MODULE_TARGET_LINES):
+        for start, end in _pieces(walk, first, last):
             text = "\n".join(walk.lines[start - 1 : end])
             drafts.append(
                 Draft(
@@ -319,25 +309,37 @@ def _body_gap_drafts(
 
 def _module_drafts(walk: _Walk) -> list[Draft]:
     """Module chunks for the non-blank lines no declaration chunk covers."""
-    ranges = sorted((d.start, d.end) for d in walk.drafts)
-    gaps: list[tuple[int, int]] = []
-    cursor = 1
-    for start, end in ranges:
-        if start > cursor:
-            gaps.append((cursor, start - 1))
-        cursor = max(cursor, end + 1)
-    if cursor <= len(walk.lines):
-        gaps.append((cursor, len(walk.lines)))
+    ranges = [(d.start, d.end) for d in walk.drafts]
     stem = splitext(basename(walk.path))[0]
     qualified = splitext(walk.path)[0].replace("/", ".")
     drafts: list[Draft] = []
-    for gap in gaps:
-        span = trim(walk.lines, *gap)
-        if span is None:
-            continue
-        for start, end in split_range(walk.lines, span[0], span[1], MODULE_TARGET_LINES):
+    for first, last in _uncovered(ranges, 1, len(walk.lines)):
+        for start, end in _pieces(walk, first, last):
             text = "\n".join(walk.lines[start - 1 : end])
             drafts.append(
                 Draft(ChunkKind.MODULE, stem, qualified, start, end, defines=constant_names(text))
             )
     return drafts
+
+
+def _uncovered(ranges: list[tuple[int, int]], first: int, last: int) -> list[tuple[int, int]]:
+    """The stretches of lines first..last that none of the ranges (inclusive) covers."""
+    gaps: list[tuple[int, int]] = []
+    cursor = first
+    for start, end in sorted(ranges):
+        if start > cursor:
+            gaps.append((cursor, min(start - 1, last)))
+        cursor = max(cursor, end + 1)
+        if cursor > last:
+            break
+    if cursor <= last:
+        gaps.append((cursor, last))
+    return [(a, b) for a, b in gaps if a <= b]
+
+
+def _pieces(walk: _Walk, first: int, last: int) -> list[tuple[int, int]]:
+    """A stretch without its blank edges, cut into pieces of about MODULE_TARGET_LINES."""
+    span = trim(walk.lines, first, last)
+    if span is None:
+        return []
+    return split_range(walk.lines, span[0], span[1], MODULE_TARGET_LINES)
