@@ -297,3 +297,60 @@ def test_a_ruby_spec_file_is_chunked_per_example_and_a_route_block_per_route():
     app = 'require "sinatra"\n\nget "/users" do\n  User.all.to_json\nend\n'
     route = by_name(chunk_file("app.rb", app, "ruby").chunks, "get /users")
     assert (route.kind, route.start_line, route.end_line) == (ChunkKind.FUNCTION, 3, 5)
+
+
+def test_a_c_function_declared_through_a_macro_is_named_by_its_inner_name():
+    source = (
+        '#include "task.h"\n\nTEST_IMPL(tcp_close) {\n  int r = run();\n  ASSERT(r == 0);\n'
+        "  return 0;\n}\n\nstatic void (on_close)(uv_handle_t* handle) {\n  free(handle);\n}\n"
+    )
+    chunks = chunk_file("test/test-tcp-close.c", source, "c").chunks
+    test = by_name(chunks, "tcp_close")
+    assert (test.start_line, test.end_line) == (3, 7)
+    assert by_name(chunks, "on_close").start_line == 9
+    assert not [c.qualified_name for c in chunks if "(" in c.qualified_name]
+
+
+def _doctest_case(name: str, sections: int, checks: int) -> str:
+    body = "".join(
+        f'    SECTION("{name} section {s}")\n    {{\n'
+        + "".join(
+            f"        CHECK(parse_value_{s}_{c}(input) == expected_{c});\n" for c in range(checks)
+        )
+        + "    }\n\n"
+        for s in range(sections)
+    )
+    return f'TEST_CASE("{name}")\n{{\n    json j = make();\n\n{body}}}\n\n'
+
+
+def test_a_big_doctest_case_is_split_into_its_sections_and_a_small_one_is_one_chunk():
+    source = '#include "doctest.h"\n\n' + _doctest_case("small", 2, 2) + _doctest_case("big", 4, 60)
+    chunks = chunk_file("tests/src/unit-parse.cpp", source, "cpp").chunks
+    small = by_name(chunks, "small")
+    assert (small.kind, small.start_line) == (ChunkKind.TEST, 3)
+    assert "small section 1" in small.text and not small.summary
+    big = next(c for c in chunks if c.qualified_name == "big" and c.summary)
+    assert '"big section 3"' in big.text and "CHECK(" not in big.text
+    section = by_name(chunks, "big.big section 2")
+    assert section.kind == ChunkKind.TEST and section.parent == "big"
+    assert "parse_value_2_59(input)" in section.text and "parse_value_3_0" not in section.text
+    whole = [c for c in chunks if not c.summary]
+    outline = {row.strip() for row in big.text.splitlines()}
+    for n, line in enumerate(source.splitlines(), 1):
+        held = any(c.start_line <= n <= c.end_line for c in whole)
+        assert held or line.strip() in outline or not line.strip(), (n, line)
+
+
+def test_googletest_and_boost_test_macros_are_tests_named_by_their_arguments():
+    source = (
+        "#include <gtest/gtest.h>\n\nTEST(ParserTest, ReadsNumbers) {\n"
+        '  EXPECT_EQ(parse("1"), 1);\n}\n\nTEST_F(ParserFixture, RejectsGarbage) {\n'
+        '  EXPECT_THROW(parse("x"), Error);\n}\n\nstatic int helper(int x) { return x; }\n'
+    )
+    chunks = chunk_file("src/parser.cpp", source, "cpp").chunks
+    reads = by_name(chunks, "ParserTest.ReadsNumbers")
+    assert (reads.kind, reads.start_line, reads.end_line) == (ChunkKind.TEST, 3, 5)
+    assert by_name(chunks, "ParserFixture.RejectsGarbage").kind == ChunkKind.TEST
+    assert by_name(chunks, "helper").kind == ChunkKind.FUNCTION
+    in_c = chunk_file("src/parser_check.c", source.replace("#include <gtest/gtest.h>", ""), "c")
+    assert by_name(in_c.chunks, "ParserTest.ReadsNumbers").kind == ChunkKind.TEST

@@ -22,6 +22,7 @@ class Decl:
     node: Node  # the declaration node inside any wrapper
     name: str
     parent: str = ""  # owner type named by the declaration itself (Go receiver, C++ A::f)
+    block: Node | None = None  # a body the grammar reads as the next statement (C macros)
 
 
 def classify(spec: Syntax, node: Node, source: bytes) -> Decl | None:
@@ -38,7 +39,7 @@ def classify(spec: Syntax, node: Node, source: bytes) -> Decl | None:
     if kind in spec.namespaces:
         return Decl("namespace", "", inner, name_of(source, inner)) if body_of(inner) else None
     if kind in spec.functions:
-        return _function(quirks, inner, source)
+        return _macro_definition(spec, inner, source) or _function(quirks, inner, source)
     if kind in spec.classes:
         if body_of(inner) is None and Quirk.FORWARD_DECLARATIONS in quirks:
             return None
@@ -47,6 +48,16 @@ def classify(spec: Syntax, node: Node, source: bytes) -> Decl | None:
     if kind in spec.types:
         return _leaf(quirks, inner, spec.types[kind], source)
     return None
+
+
+def classify_at(spec: Syntax, items: list[Node], index: int, source: bytes) -> Decl | None:
+    """What items[index] declares, reading it with the statement after it where the two are
+    one declaration the grammar does not know (a C macro given a block)."""
+    if Quirk.MACRO_BLOCKS in spec.quirks:
+        found = _macro_block(spec, items, index, source)
+        if found is not None:
+            return found
+    return classify(spec, items[index], source)
 
 
 def unwrap(spec: Syntax, node: Node) -> Node:
@@ -164,6 +175,78 @@ def _ruby_block_call(spec: Syntax, node: Node, source: bytes) -> Decl | None:
     return None
 
 
+_MACRO = re.compile(r"[A-Z][A-Z0-9_]*")
+_WORD = re.compile(r"\w+")
+
+
+def _macro_definition(spec: Syntax, node: Node, source: bytes) -> Decl | None:
+    """A macro that defines a function, named by its arguments: `TEST(Parser, ReadsNumbers)
+    {...}` is test ReadsNumbers of Parser, `BOOST_AUTO_TEST_CASE(reads_numbers) {...}` is
+    test reads_numbers."""
+    declarator = node.child_by_field_name("declarator")
+    if Quirk.MACRO_BLOCKS not in spec.quirks or node.child_by_field_name("type") is not None:
+        return None
+    if declarator is None or declarator.type != "function_declarator":
+        return None
+    callee = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters")
+    macro = text_of(source, callee)
+    if params is None or not _MACRO.fullmatch(macro):
+        return None
+    words = [text_of(source, p) for p in params.named_children]
+    if not words or not all(_WORD.fullmatch(w) for w in words):
+        return None
+    role = "test" if macro in spec.test_calls else "function"
+    return Decl(role, "test" if role == "test" else "", node, words[-1], ".".join(words[:-1]))
+
+
+def _macro_block(spec: Syntax, items: list[Node], index: int, source: bytes) -> Decl | None:
+    """`TEST_CASE("parses numbers") {...}`: a macro call given a block. A test macro's block
+    (a Catch2 or doctest case or section) is a test; one holding more such blocks is a class
+    of them, split like a class when big. Another macro's is a function named by the macro
+    and its label."""
+    found = _macro_call(items, index, source)
+    if found is None:
+        return None
+    macro, label, block = found
+    inner = block.named_children
+    if any(_macro_call(inner, i, source) for i in range(len(inner))):
+        kind = "test" if macro in spec.test_calls else "class"
+        return Decl("class", kind, items[index], label or macro, block=block)
+    if macro in spec.test_calls:
+        return Decl("test", "test", items[index], label or macro, block=block)
+    return Decl("function", "", items[index], f"{macro} {label}".strip(), block=block)
+
+
+def _macro_call(items: list[Node], index: int, source: bytes) -> tuple[str, str, Node] | None:
+    """Macro, label and block of `NAME(args)` followed by `{...}`, which the grammar reads
+    as a statement missing its `;` and then a block."""
+    node = items[index]
+    block = items[index + 1] if index + 1 < len(items) else None
+    if node.type != "expression_statement" or block is None or block.type != "compound_statement":
+        return None
+    if not any(child.is_missing for child in node.children):
+        return None
+    call = node.named_children[0] if node.named_children else None
+    callee = call.child_by_field_name("function") if call is not None else None
+    if call is None or call.type != "call_expression" or callee is None:
+        return None
+    macro = text_of(source, callee)
+    if callee.type != "identifier" or not _MACRO.fullmatch(macro):
+        return None
+    return macro, _macro_label(call, source), block
+
+
+def _macro_label(call: Node, source: bytes) -> str:
+    """The first string argument of a macro call, else its plain-word arguments."""
+    args = call.child_by_field_name("arguments")
+    values = args.named_children if args is not None else []
+    for value in values:
+        if value.type in ("string_literal", "raw_string_literal"):
+            return _string_text(text_of(source, value))[:120]
+    return ".".join(text_of(source, v) for v in values if v.type == "identifier")[:120]
+
+
 _ESCAPED = re.compile(r"\\(.)")
 _ESCAPE_CHARS = {"n": " ", "t": " ", "r": " "}
 
@@ -176,6 +259,11 @@ def _string_text(literal: str) -> str:
         body = body[1:-1]
     body = _ESCAPED.sub(lambda m: _ESCAPE_CHARS.get(m.group(1), m.group(1)), body)
     return " ".join(body.split())
+
+
+def body(spec: Syntax, decl: Decl) -> Node | None:
+    """The body of what decl declares."""
+    return decl.block if decl.block is not None else decl_body(spec, decl.node)
 
 
 def decl_body(spec: Syntax, node: Node) -> Node | None:

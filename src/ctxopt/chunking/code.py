@@ -9,7 +9,7 @@ from posixpath import basename, splitext
 from tree_sitter import Node, Tree
 
 from ctxopt import tokens
-from ctxopt.chunking.classify import Decl, classify, decl_body
+from ctxopt.chunking.classify import Decl, body, classify_at, decl_body
 from ctxopt.chunking.draft import Draft
 from ctxopt.chunking.lines import split_range, trim
 from ctxopt.chunking.nodes import end_row, row_mapper, signature, signature_end_row, text_of
@@ -87,21 +87,27 @@ def _walk_items(walk: _Walk, nodes: list[Node], prefix: str, floor: int) -> None
     """Emit drafts for the declarations among sibling nodes (top level or a namespace body)."""
     items = _flatten(walk.spec, nodes)
     for index, node in enumerate(items):
-        decl = classify(walk.spec, node, walk.source)
+        decl = classify_at(walk.spec, items, index, walk.source)
         if decl is None:
             continue
-        start, end = _span(walk, node)
+        start, end = _decl_span(walk, node, decl)
         start, comments = _attached(walk, items, index, start, floor)
         if decl.role == "namespace":
             inner_prefix = f"{prefix}{decl.name}." if decl.name else prefix
-            body = decl_body(walk.spec, decl.node)
-            children = body.named_children if body is not None else []
+            inner = body(walk.spec, decl)
+            children = inner.named_children if inner is not None else []
             _walk_items(walk, children, inner_prefix, start)
         elif decl.role == "class":
             _emit_class(walk, decl, (start, end), comments, prefix, "")
         else:
             _emit_leaf(walk, decl, (start, end), comments, prefix, "")
         floor = max(floor, end)
+
+
+def _decl_span(walk: _Walk, node: Node, decl: Decl) -> tuple[int, int]:
+    """The lines of a declaration, through a block the grammar reads as the next statement."""
+    start, end = _span(walk, node)
+    return start, _span(walk, decl.block)[1] if decl.block is not None else end
 
 
 def _attached(
@@ -164,7 +170,7 @@ def _emit_leaf(
         kind = ChunkKind.METHOD if parent_q else ChunkKind.FUNCTION
     kind = _test_kind(walk, kind, decl.name, _head(walk, span[0], decl.node))
     qualified = _qualify(prefix, parent_q, decl.name)
-    sig = signature(walk.source, decl.node, decl_body(walk.spec, decl.node))
+    sig = signature(walk.source, decl.node, body(walk.spec, decl))
     doc = _docstring(walk, decl.node, comments)
     draft = Draft(kind, decl.name, qualified, span[0], span[1], sig, doc, (qualified,), parent_q)
     walk.drafts.append(draft)
@@ -178,15 +184,19 @@ class _Member:
     comments: list[Node]
 
 
-def _members(walk: _Walk, body: Node | None, floor: int) -> list[_Member]:
-    items = _flatten(walk.spec, body.named_children) if body is not None else []
+def _members(walk: _Walk, class_body: Node | None, floor: int) -> list[_Member]:
+    items = _flatten(walk.spec, class_body.named_children) if class_body is not None else []
     out: list[_Member] = []
+    taken: Node | None = None  # the block a member before declared with
     for index, node in enumerate(items):
-        decl = classify(walk.spec, node, walk.source)
-        start, end = _span(walk, node)
-        if decl is None:
-            out.append(_Member(None, node, (start, end), []))
+        if node == taken:
             continue
+        decl = classify_at(walk.spec, items, index, walk.source)
+        if decl is None:
+            out.append(_Member(None, node, _span(walk, node), []))
+            continue
+        taken = decl.block
+        start, end = _decl_span(walk, node, decl)
         start, comments = _attached(walk, items, index, start, floor)
         out.append(_Member(decl, node, (start, end), comments))
         floor = max(floor, end)
@@ -199,10 +209,10 @@ def _emit_class(
     """A class: one chunk when small, else a summary chunk plus one chunk per member."""
     qualified = _qualify(prefix, parent_q, decl.name)
     kind = _test_kind(walk, ChunkKind(decl.kind), decl.name, "")
-    body = decl_body(walk.spec, decl.node)
-    header_end = walk.line_of(signature_end_row(walk.source, decl.node, body))
-    members = _members(walk, body, header_end)
-    sig = signature(walk.source, decl.node, body)
+    class_body = body(walk.spec, decl)
+    header_end = walk.line_of(signature_end_row(walk.source, decl.node, class_body))
+    members = _members(walk, class_body, header_end)
+    sig = signature(walk.source, decl.node, class_body)
     doc = _docstring(walk, decl.node, comments)
     text = "\n".join(walk.lines[span[0] - 1 : span[1]])
     big = _over_split_limit(text)
@@ -231,8 +241,8 @@ def _emit_class(
         if member.decl.role == "class":
             _emit_class(walk, member.decl, member.span, member.comments, prefix, qualified)
         elif member.decl.role == "namespace":
-            body = decl_body(walk.spec, member.decl.node)
-            children = body.named_children if body is not None else []
+            block = body(walk.spec, member.decl)
+            children = block.named_children if block is not None else []
             _walk_items(walk, children, f"{qualified}.{member.decl.name}.", member.span[0])
         else:
             _emit_leaf(walk, member.decl, member.span, member.comments, prefix, qualified)
@@ -264,9 +274,7 @@ def _summary_lines(
         last = max(last, end)
         if member.decl is not None:
             sig_end = walk.line_of(
-                signature_end_row(
-                    walk.source, member.decl.node, decl_body(walk.spec, member.decl.node)
-                )
+                signature_end_row(walk.source, member.decl.node, body(walk.spec, member.decl))
             )
             keep.update(range(start, sig_end + 1))
         elif member.node.type in walk.language.attached:

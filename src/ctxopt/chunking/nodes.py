@@ -69,10 +69,7 @@ def name_of(source: bytes, node: Node) -> str:
         return _strip_generics(text_of(source, named))
     declarator = node.child_by_field_name("declarator")
     if declarator is not None:
-        deeper = declarator.child_by_field_name("declarator")
-        while deeper is not None:
-            declarator, deeper = deeper, deeper.child_by_field_name("declarator")
-        return text_of(source, declarator)
+        return text_of(source, _innermost(declarator))
     impl_type = node.child_by_field_name("type")
     if impl_type is not None and node.type == "impl_item":
         return _strip_generics(text_of(source, impl_type)).split("::")[-1]
@@ -80,6 +77,17 @@ def name_of(source: bytes, node: Node) -> str:
         if child.type in NAME_KINDS:
             return _strip_generics(text_of(source, child))
     return ""
+
+
+def _innermost(declarator: Node) -> Node:
+    """The name at the end of a C declarator chain; `TEST_IMPL(tcp_close)` names `tcp_close`."""
+    while True:
+        deeper = declarator.child_by_field_name("declarator")
+        if deeper is None and declarator.type == "parenthesized_declarator":
+            deeper = declarator.named_children[-1] if declarator.named_children else None
+        if deeper is None:
+            return declarator
+        declarator = deeper
 
 
 def _strip_generics(name: str) -> str:

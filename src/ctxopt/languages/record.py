@@ -66,6 +66,7 @@ class Quirk(Enum):
     TYPE_SPECS = "type_specs"  # Go: a type_declaration names its type_spec's shape
     TYPEDEF_STRUCTS = "typedef_structs"  # C: `typedef struct {...} T` is a class
     BLOCK_CALLS = "block_calls"  # Ruby: `it "..." do ... end`, `get "/x" do ... end`
+    MACRO_BLOCKS = "macro_blocks"  # C, C++: `TEST_CASE("...") {...}`, `TEST(Suite, Name) {...}`
 
 
 @dataclass(frozen=True)

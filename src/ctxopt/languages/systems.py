@@ -22,6 +22,17 @@ _M = re.MULTILINE
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', _M)
 _C_TYPES = {"type_definition": "type", "enum_specifier": "type"}
 _PREPROC = frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"})
+# test macros given a block: `TEST_CASE("...") {...}` (Catch2, doctest; their sections nest),
+# `TEST(Suite, Name) {...}` (GoogleTest), `BOOST_AUTO_TEST_CASE(name) {...}`
+_C_TEST_MACROS = frozenset(
+    {
+        "TEST_CASE", "TEST_CASE_METHOD", "TEST_CASE_FIXTURE", "TEST_CASE_TEMPLATE",
+        "TEMPLATE_TEST_CASE", "TEST_SUITE", "SECTION", "DYNAMIC_SECTION", "SUBCASE",
+        "SCENARIO", "GIVEN", "WHEN", "THEN", "AND_GIVEN", "AND_WHEN", "AND_THEN",
+        "TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "BOOST_AUTO_TEST_CASE",
+        "BOOST_FIXTURE_TEST_CASE", "BOOST_AUTO_TEST_SUITE",
+    }
+)  # fmt: skip
 
 # the C preprocessor's and extern "C"'s wrappers, in C and C++ alike
 C_GROUPS = frozenset(
@@ -46,7 +57,8 @@ C = Language(
         classes={"struct_specifier": "class", "union_specifier": "class"},
         types=_C_TYPES,
         groups=_PREPROC,
-        quirks=frozenset({Quirk.FORWARD_DECLARATIONS, Quirk.TYPEDEF_STRUCTS}),
+        quirks=frozenset({Quirk.FORWARD_DECLARATIONS, Quirk.TYPEDEF_STRUCTS, Quirk.MACRO_BLOCKS}),
+        test_calls=_C_TEST_MACROS,
     ),
     comment_kinds=("comment",),
     outline=Outline(
@@ -80,8 +92,14 @@ CPP = Language(
         groups=_PREPROC | {"linkage_specification"},
         wrappers=frozenset({"template_declaration"}),
         quirks=frozenset(
-            {Quirk.FORWARD_DECLARATIONS, Quirk.TYPEDEF_STRUCTS, Quirk.QUALIFIED_NAMES}
+            {
+                Quirk.FORWARD_DECLARATIONS,
+                Quirk.TYPEDEF_STRUCTS,
+                Quirk.QUALIFIED_NAMES,
+                Quirk.MACRO_BLOCKS,
+            }
         ),
+        test_calls=_C_TEST_MACROS,
     ),
     comment_kinds=("comment",),
     outline=Outline(
