@@ -237,14 +237,29 @@ def _macro_call(items: list[Node], index: int, source: bytes) -> tuple[str, str,
     return macro, _macro_label(call, source), block
 
 
+_STRINGS = frozenset({"string_literal", "raw_string_literal"})
+
+
 def _macro_label(call: Node, source: bytes) -> str:
-    """The first string argument of a macro call, else its plain-word arguments."""
+    """The first string in a macro call's arguments (`TEST_CASE("README" * doctest::skip())`
+    is README), else its plain-word arguments."""
     args = call.child_by_field_name("arguments")
     values = args.named_children if args is not None else []
     for value in values:
-        if value.type in ("string_literal", "raw_string_literal"):
-            return _string_text(text_of(source, value))[:120]
+        found = _first_string(value)
+        if found is not None:
+            return _string_text(text_of(source, found))[:120]
     return ".".join(text_of(source, v) for v in values if v.type == "identifier")[:120]
+
+
+def _first_string(node: Node) -> Node | None:
+    if node.type in _STRINGS:
+        return node
+    for child in node.named_children:
+        found = _first_string(child)
+        if found is not None:
+            return found
+    return None
 
 
 _ESCAPED = re.compile(r"\\(.)")
