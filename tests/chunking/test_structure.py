@@ -174,7 +174,7 @@ def test_test_kinds_by_path_and_name():
     assert by_name(go, "helper").kind == ChunkKind.TEST
     ts = "import { x } from './x';\n\ndescribe('x', () => {\n  it('works', () => {});\n});\n"
     spec = chunk_file("src/x.test.ts", ts, "typescript").chunks
-    assert by_name(spec, "x").kind == ChunkKind.TEST
+    assert by_name(spec, "x.works").kind == ChunkKind.TEST
 
 
 def chunk_record(chunk: Chunk) -> str:
@@ -354,3 +354,25 @@ def test_googletest_and_boost_test_macros_are_tests_named_by_their_arguments():
     assert by_name(chunks, "helper").kind == ChunkKind.FUNCTION
     in_c = chunk_file("src/parser_check.c", source.replace("#include <gtest/gtest.h>", ""), "c")
     assert by_name(in_c.chunks, "ParserTest.ReadsNumbers").kind == ChunkKind.TEST
+
+
+def test_a_javascript_describe_of_tests_is_chunked_test_by_test():
+    tests = "".join(
+        f"  it('parses case {n}', () => {{\n"
+        + "".join(f"    expect(parse('{n}-{k}')).toBe({k});\n" for k in range(3))
+        + "  });\n\n"
+        for n in range(3)
+    )
+    source = (
+        "import { parse } from '../src/parse';\n\n"
+        f"describe('parse', () => {{\n  const input = load();\n\n{tests}}});\n\n"
+        "describe('empty', () => {});\n"
+    )
+    chunks = chunk_file("test/parse.test.js", source, "javascript").chunks
+    second = by_name(chunks, "parse.parses case 1")
+    assert (second.kind, second.start_line, second.end_line) == (ChunkKind.TEST, 12, 16)
+    assert "parse('1-2')" in second.text and "parse('2-0')" not in second.text
+    assert by_name(chunks, "empty").kind == ChunkKind.TEST  # no tests inside: one chunk
+    covered = {n for c in chunks for n in range(c.start_line, c.end_line + 1)}
+    lines = source.splitlines()
+    assert all(n in covered for n, line in enumerate(lines, 1) if line.strip())

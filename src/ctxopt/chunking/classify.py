@@ -146,6 +146,15 @@ def _js_test_call(test_calls: frozenset[str], node: Node, source: bytes) -> Decl
     args = call.child_by_field_name("arguments")
     first = args.named_children[0] if args is not None and args.named_children else None
     label = _string_text(text_of(source, first)) if first is not None else ""
+    callback = args.named_children[-1] if args is not None and args.named_children else None
+    block = callback.child_by_field_name("body") if callback is not None else None
+    holds_tests = (
+        block is not None
+        and block.type == "statement_block"
+        and any(_js_test_call(test_calls, c, source) for c in block.named_children)
+    )
+    if holds_tests:
+        return Decl("namespace", "", node, label[:120], block=block)  # `describe` of tests
     return Decl("test", "test", node, (label or callee)[:120])
 
 
