@@ -18,8 +18,7 @@ class Decl:
     """What one node declares."""
 
     role: str  # "function", "class" (container with members), "leaf", "namespace", "test"
-    kind: str  # ChunkKind value for classes and leaves ("" for functions; "test" for a
-    # namespace that groups tests)
+    kind: str  # ChunkKind value for classes and leaves ("" for functions)
     node: Node  # the declaration node inside any wrapper
     name: str
     parent: str = ""  # owner type named by the declaration itself (Go receiver, C++ A::f)
@@ -155,7 +154,7 @@ def _js_test_call(test_calls: frozenset[str], node: Node, source: bytes) -> Decl
         and any(_js_test_call(test_calls, c, source) for c in block.named_children)
     )
     if holds_tests:
-        return Decl("namespace", "test", node, label[:120], block=block)  # `describe` of tests
+        return Decl("namespace", "", node, label[:120], block=block)  # `describe` of tests
     return Decl("test", "test", node, (label or callee)[:120])
 
 
@@ -178,7 +177,7 @@ def _ruby_block_call(spec: Syntax, node: Node, source: bytes) -> Decl | None:
         if inner is not None and any(
             c.type == "call" and _ruby_block_call(spec, c, source) for c in inner.named_children
         ):
-            return Decl("namespace", "test", node, label[:120])  # `describe`/`context` of tests
+            return Decl("namespace", "", node, label[:120])  # `describe`/`context` of tests
         return Decl("test", "test", node, label[:120])
     if block.type == "do_block":
         return Decl("function", "", node, f"{method} {label}"[:120])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from posixpath import basename, splitext
 
 from tree_sitter import Node, Tree
@@ -94,39 +94,14 @@ def _walk_items(walk: _Walk, nodes: list[Node], prefix: str, floor: int) -> None
         start, comments = _attached(walk, items, index, start, floor)
         if decl.role == "namespace":
             inner_prefix = f"{prefix}{decl.name}." if decl.name else prefix
-            _walk_namespace(walk, decl, (start, end), inner_prefix)
+            inner = body(walk.spec, decl)
+            children = inner.named_children if inner is not None else []
+            _walk_items(walk, children, inner_prefix, start)
         elif decl.role == "class":
             _emit_class(walk, decl, (start, end), comments, prefix, "")
         else:
             _emit_leaf(walk, decl, (start, end), comments, prefix, "")
         floor = max(floor, end)
-
-
-def _walk_namespace(walk: _Walk, decl: Decl, span: tuple[int, int], prefix: str) -> None:
-    """The declarations of a namespace's body. A group of tests (`describe "..." do`,
-    `describe("...", () => {...})`) lends its header line to its first chunk and its closing
-    line to its last, where only blank lines part them: a gap chunk of `})` and the next
-    `describe(...)` line shows no test, yet ranks high among chunks of a few tokens."""
-    block = body(walk.spec, decl)
-    added = len(walk.drafts)
-    _walk_items(walk, block.named_children if block is not None else [], prefix, span[0])
-    if decl.kind != "test" or block is None or len(walk.drafts) == added:
-        return
-    inside = range(added, len(walk.drafts))
-    first = min(inside, key=lambda i: (walk.drafts[i].start, -walk.drafts[i].end))
-    last = max(inside, key=lambda i: (walk.drafts[i].end, -walk.drafts[i].start))
-    opens = walk.line_of(signature_end_row(walk.source, decl.node, block))
-    closes = walk.line_of(end_row(block))
-    if _blank(walk, opens + 1, walk.drafts[first].start - 1):
-        walk.drafts[first] = replace(
-            walk.drafts[first], start=min(span[0], walk.drafts[first].start)
-        )
-    if _blank(walk, walk.drafts[last].end + 1, closes - 1):
-        walk.drafts[last] = replace(walk.drafts[last], end=max(span[1], walk.drafts[last].end))
-
-
-def _blank(walk: _Walk, first: int, last: int) -> bool:
-    return all(not walk.lines[n - 1].strip() for n in range(first, last + 1))
 
 
 def _decl_span(walk: _Walk, node: Node, decl: Decl) -> tuple[int, int]:
@@ -266,7 +241,9 @@ def _emit_class(
         if member.decl.role == "class":
             _emit_class(walk, member.decl, member.span, member.comments, prefix, qualified)
         elif member.decl.role == "namespace":
-            _walk_namespace(walk, member.decl, member.span, f"{qualified}.{member.decl.name}.")
+            block = body(walk.spec, member.decl)
+            children = block.named_children if block is not None else []
+            _walk_items(walk, children, f"{qualified}.{member.decl.name}.", member.span[0])
         else:
             _emit_leaf(walk, member.decl, member.span, member.comments, prefix, qualified)
     held = [(d.start, d.end) for d in walk.drafts[first_member:]]
