@@ -365,7 +365,16 @@ def test_a_javascript_describe_of_tests_is_chunked_test_by_test():
         f"describe('parse', () => {{\n  const input = load();\n\n{tests}}});\n\n"
         "describe('empty', () => {});\n"
     )
+    request = (
+        "  it('posts a body', function (done) {\n    var test = request(app).post('/')\n"
+        "    test.set('Content-Length', '13')\n    test.expect(200, done)\n  })\n"
+    )
+    source = source.replace(
+        "describe('empty'", f"describe('post', function () {{\n{request}}})\n\ndescribe('empty'"
+    )
     chunks = chunk_file("test/parse.test.js", source, "javascript").chunks
+    posts = by_name(chunks, "post.posts a body")  # `test.set(...)` on a variable is no test
+    assert (posts.kind, posts.end_line - posts.start_line) == (ChunkKind.TEST, 4)
     second = by_name(chunks, "parse.parses case 1")
     assert (second.kind, second.start_line, second.end_line) == (ChunkKind.TEST, 12, 16)
     assert "parse('1-2')" in second.text and "parse('2-0')" not in second.text

@@ -132,26 +132,32 @@ def _classify_js(spec: Syntax, node: Node, source: bytes) -> Decl | None:
             return Decl("class", "class", value, name)
         return None
     if node.type == "expression_statement":
-        return _js_test_call(spec.test_calls, node, source)
+        return _js_test_call(spec, node, source)
     return None
 
 
-def _js_test_call(test_calls: frozenset[str], node: Node, source: bytes) -> Decl | None:
+_JS_LABELS = frozenset({"string", "template_string", "identifier", "member_expression"})
+
+
+def _js_test_call(spec: Syntax, node: Node, source: bytes) -> Decl | None:
+    """`it("...", () => {...})`: a test-framework call given a function. One whose function
+    holds more of them (a `describe` of tests) is a namespace. A call on a variable named like
+    one (`test.set("Content-Type", ...)`, with `const test = request(app)`) is not a test."""
     call = node.named_children[0] if node.named_children else None
     if call is None or call.type != "call_expression":
         return None
     callee = text_of(source, call.child_by_field_name("function")).split(".")[0]
-    if callee not in test_calls:
-        return None
     args = call.child_by_field_name("arguments")
-    first = args.named_children[0] if args is not None and args.named_children else None
-    label = _string_text(text_of(source, first)) if first is not None else ""
-    callback = args.named_children[-1] if args is not None and args.named_children else None
-    block = callback.child_by_field_name("body") if callback is not None else None
+    values = args.named_children if args is not None else []
+    callback = next((v for v in reversed(values) if v.type in spec.function_values), None)
+    if callee not in spec.test_calls or callback is None:
+        return None
+    label = _string_text(text_of(source, values[0])) if values[0].type in _JS_LABELS else ""
+    block = callback.child_by_field_name("body")
     holds_tests = (
         block is not None
         and block.type == "statement_block"
-        and any(_js_test_call(test_calls, c, source) for c in block.named_children)
+        and any(_js_test_call(spec, c, source) for c in block.named_children)
     )
     if holds_tests:
         return Decl("namespace", "", node, label[:120], block=block)  # `describe` of tests
