@@ -22,7 +22,8 @@ class Decl:
     node: Node  # the declaration node inside any wrapper
     name: str
     parent: str = ""  # owner type named by the declaration itself (Go receiver, C++ A::f)
-    block: Node | None = None  # a body the grammar reads as the next statement (C macros)
+    block: Node | None = None  # a body not found in node's own fields: the block after a C
+    # macro call (the grammar's next statement), the callback's body of a `describe` of tests
 
 
 def classify(spec: Syntax, node: Node, source: bytes) -> Decl | None:

@@ -105,7 +105,7 @@ def _walk_items(walk: _Walk, nodes: list[Node], prefix: str, floor: int) -> None
 
 
 def _decl_span(walk: _Walk, node: Node, decl: Decl) -> tuple[int, int]:
-    """The lines of a declaration, through a block the grammar reads as the next statement."""
+    """The lines of a declaration, through its block where that ends later (a C macro's)."""
     start, end = _span(walk, node)
     return start, max(end, _span(walk, decl.block)[1]) if decl.block is not None else end
 
