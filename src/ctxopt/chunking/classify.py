@@ -142,9 +142,31 @@ _JS_LABELS = frozenset({"string", "template_string", "identifier", "member_expre
 
 def _js_test_call(spec: Syntax, node: Node, source: bytes) -> Decl | None:
     """`it("...", () => {...})`: a test-framework call given a function. One whose function
-    holds more of them (a `describe` of tests) is a namespace. A call on a variable named like
-    one (`test.set("Content-Type", ...)`, with `const test = request(app)`) is not a test."""
-    call = node.named_children[0] if node.named_children else None
+    holds more of them (a `describe` of tests) is a namespace."""
+    found = _js_test_shape(spec, node, source)
+    if found is None:
+        return None
+    callee, label, callback = found
+    block = callback.child_by_field_name("body")
+    holds_tests = (
+        block is not None
+        and block.type == "statement_block"
+        and any(_js_test_shape(spec, c, source) for c in block.named_children)
+    )
+    if holds_tests:
+        return Decl("namespace", "", node, label[:120], block=block)  # `describe` of tests
+    return Decl("test", "test", node, (label or callee)[:120])
+
+
+def _js_test_shape(spec: Syntax, node: Node, source: bytes) -> tuple[str, str, Node] | None:
+    """Callee, label and function of a statement that is a test-framework call. A call on a
+    variable named like one (`test.set("Content-Type", ...)`, with `const test =
+    request(app)`) is not: a test call is given a function."""
+    call = (
+        node.named_children[0]
+        if node.type == "expression_statement" and node.named_children
+        else None
+    )
     if call is None or call.type != "call_expression":
         return None
     callee = text_of(source, call.child_by_field_name("function")).split(".")[0]
@@ -154,15 +176,7 @@ def _js_test_call(spec: Syntax, node: Node, source: bytes) -> Decl | None:
     if callee not in spec.test_calls or callback is None:
         return None
     label = _string_text(text_of(source, values[0])) if values[0].type in _JS_LABELS else ""
-    block = callback.child_by_field_name("body")
-    holds_tests = (
-        block is not None
-        and block.type == "statement_block"
-        and any(_js_test_call(spec, c, source) for c in block.named_children)
-    )
-    if holds_tests:
-        return Decl("namespace", "", node, label[:120], block=block)  # `describe` of tests
-    return Decl("test", "test", node, (label or callee)[:120])
+    return callee, label, callback
 
 
 _RUBY_LABELS = frozenset({"string", "simple_symbol", "constant", "scope_resolution"})
@@ -199,9 +213,9 @@ def _macro_definition(spec: Syntax, node: Node, source: bytes) -> Decl | None:
     """A macro that defines a function, named by its arguments: `TEST(Parser, ReadsNumbers)
     {...}` is test ReadsNumbers of Parser, `BOOST_AUTO_TEST_CASE(reads_numbers) {...}` is
     test reads_numbers."""
-    declarator = node.child_by_field_name("declarator")
     if Quirk.MACRO_BLOCKS not in spec.quirks or node.child_by_field_name("type") is not None:
         return None
+    declarator = node.child_by_field_name("declarator")
     if declarator is None or declarator.type != "function_declarator":
         return None
     callee = declarator.child_by_field_name("declarator")

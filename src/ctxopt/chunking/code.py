@@ -93,15 +93,18 @@ def _walk_items(walk: _Walk, nodes: list[Node], prefix: str, floor: int) -> None
         start, end = _decl_span(walk, node, decl)
         start, comments = _attached(walk, items, index, start, floor)
         if decl.role == "namespace":
-            inner_prefix = f"{prefix}{decl.name}." if decl.name else prefix
-            inner = body(walk.spec, decl)
-            children = inner.named_children if inner is not None else []
-            _walk_items(walk, children, inner_prefix, start)
+            _walk_namespace(walk, decl, f"{prefix}{decl.name}." if decl.name else prefix, start)
         elif decl.role == "class":
             _emit_class(walk, decl, (start, end), comments, prefix, "")
         else:
             _emit_leaf(walk, decl, (start, end), comments, prefix, "")
         floor = max(floor, end)
+
+
+def _walk_namespace(walk: _Walk, decl: Decl, prefix: str, floor: int) -> None:
+    """The declarations in a namespace's body (a C++ namespace, a `describe` of tests)."""
+    block = body(walk.spec, decl)
+    _walk_items(walk, block.named_children if block is not None else [], prefix, floor)
 
 
 def _decl_span(walk: _Walk, node: Node, decl: Decl) -> tuple[int, int]:
@@ -241,9 +244,7 @@ def _emit_class(
         if member.decl.role == "class":
             _emit_class(walk, member.decl, member.span, member.comments, prefix, qualified)
         elif member.decl.role == "namespace":
-            block = body(walk.spec, member.decl)
-            children = block.named_children if block is not None else []
-            _walk_items(walk, children, f"{qualified}.{member.decl.name}.", member.span[0])
+            _walk_namespace(walk, member.decl, f"{qualified}.{member.decl.name}.", member.span[0])
         else:
             _emit_leaf(walk, member.decl, member.span, member.comments, prefix, qualified)
     held = [(d.start, d.end) for d in walk.drafts[first_member:]]
