@@ -382,3 +382,39 @@ def test_a_javascript_describe_of_tests_is_chunked_test_by_test():
     covered = {n for c in chunks for n in range(c.start_line, c.end_line + 1)}
     lines = source.splitlines()
     assert all(n in covered for n, line in enumerate(lines, 1) if line.strip())
+
+
+def test_functions_bound_by_assignment_are_chunks_named_by_their_target():
+    """CommonJS code defines its API by assignment (express's `res.send = function send(...)`);
+    each such function is a chunk named by what it is assigned to, not a line of a module
+    piece."""
+    source = (
+        "'use strict';\n\nvar res = Object.create(http.ServerResponse.prototype);\n\n"
+        "res.send = function send(body) {\n  var chunk = body;\n  return this.end(chunk);\n};\n\n"
+        "Router.prototype.route = function route(path) {\n  return new Route(path);\n};\n\n"
+        "exports.etag = (body) => hash(body);\n\n"
+        "module.exports = function createApplication() {\n  return app;\n};\n\n"
+        "exports.Layer = class Layer {\n  match(path) {\n    return true;\n  }\n};\n\n"
+        "res.locals = {};\nres.count = 1 + 2;\n"
+    )
+    chunks = chunk_file("lib/response.js", source, "javascript").chunks
+    send = by_name(chunks, "res.send")
+    assert (send.kind, send.start_line, send.end_line) == (ChunkKind.METHOD, 5, 8)
+    assert send.signature.startswith("res.send = function send(body)")
+    assert by_name(chunks, "Router.route").kind == ChunkKind.METHOD  # `prototype` left out
+    assert by_name(chunks, "etag").kind == ChunkKind.FUNCTION  # `exports.` is the module
+    assert by_name(chunks, "createApplication").kind == ChunkKind.FUNCTION
+    assert by_name(chunks, "Layer").kind == ChunkKind.CLASS
+    plain = [c for c in chunks if c.start_line >= 25]  # plain values stay module code
+    assert plain and all(c.kind == ChunkKind.MODULE for c in plain)
+    in_ts = chunk_file("src/res.ts", source.replace("'use strict';", ""), "typescript").chunks
+    assert by_name(in_ts, "res.send").kind == ChunkKind.METHOD
+
+
+def test_a_test_label_that_starts_with_a_dot_joins_its_group_with_one_dot():
+    source = (
+        "describe('res', function () {\n  describe('.send(null)', function () {\n"
+        "    it('should set body to \"\"', function () {\n      send(null);\n    });\n  });\n});\n"
+    )
+    chunks = chunk_file("test/res.send.js", source, "javascript").chunks
+    assert by_name(chunks, 'res.send(null).should set body to ""').kind == ChunkKind.TEST

@@ -23,7 +23,8 @@ class Decl:
     name: str
     parent: str = ""  # owner type named by the declaration itself (Go receiver, C++ A::f)
     block: Node | None = None  # a body not found in node's own fields: the block after a C
-    # macro call (the grammar's next statement), the callback's body of a `describe` of tests
+    # macro call (the grammar's next statement), the callback's body of a `describe` of tests,
+    # the function's body in `res.send = function send(body) {...}`
 
 
 def classify(spec: Syntax, node: Node, source: bytes) -> Decl | None:
@@ -133,8 +134,38 @@ def _classify_js(spec: Syntax, node: Node, source: bytes) -> Decl | None:
             return Decl("class", "class", value, name)
         return None
     if node.type == "expression_statement":
-        return _js_test_call(spec, node, source)
+        return _js_test_call(spec, node, source) or _js_assignment(spec, node, source)
     return None
+
+
+# `module.exports = ...` and `exports.x = ...` bind a module's own names, not an object's.
+_JS_MODULE_OBJECTS = frozenset({"exports", "module.exports"})
+
+
+def _js_assignment(spec: Syntax, node: Node, source: bytes) -> Decl | None:
+    """A function or class bound by assignment, the CommonJS way: `res.send = function
+    send(body) {...}` is method send of res, `Router.prototype.route = ...` method route of
+    Router, `exports.etag = ...` function etag, `module.exports = class Router {...}` class
+    Router."""
+    expression = node.named_children[0] if node.named_children else None
+    if expression is None or expression.type != "assignment_expression":
+        return None
+    target = expression.child_by_field_name("left")
+    value = expression.child_by_field_name("right")
+    if target is None or value is None or target.type not in ("identifier", "member_expression"):
+        return None
+    if value.type not in spec.function_values and value.type not in spec.class_values:
+        return None
+    path = [part for part in text_of(source, target).split(".") if part != "prototype"]
+    owner = ".".join(path[:-1])
+    name = path[-1]
+    if ".".join(path) in _JS_MODULE_OBJECTS:  # `module.exports = function createApp() {...}`
+        owner, name = "", name_of(source, value) or name
+    elif owner in _JS_MODULE_OBJECTS:
+        owner = ""
+    if value.type in spec.class_values:
+        return Decl("class", "class", value, name)
+    return Decl("function", "", node, name, owner, block=value.child_by_field_name("body"))
 
 
 _JS_LABELS = frozenset({"string", "template_string", "identifier", "member_expression"})

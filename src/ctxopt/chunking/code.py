@@ -93,7 +93,8 @@ def _walk_items(walk: _Walk, nodes: list[Node], prefix: str, floor: int) -> None
         start, end = _decl_span(walk, node, decl)
         start, comments = _attached(walk, items, index, start, floor)
         if decl.role == "namespace":
-            _walk_namespace(walk, decl, f"{prefix}{decl.name}." if decl.name else prefix, start)
+            inner = f"{_qualify(prefix, '', decl.name)}." if decl.name else prefix
+            _walk_namespace(walk, decl, inner, start)
         elif decl.role == "class":
             _emit_class(walk, decl, (start, end), comments, prefix, "")
         else:
@@ -156,7 +157,10 @@ def _head(walk: _Walk, start: int, node: Node) -> str:
 
 
 def _qualify(prefix: str, parent_q: str, name: str) -> str:
-    return f"{parent_q}.{name}" if parent_q else f"{prefix}{name}"
+    """A name under its owner's; a label that starts with a dot (`describe('.send()')` in
+    `describe('res')`) joins with one dot: `res.send()`."""
+    owner = f"{parent_q}." if parent_q else prefix
+    return f"{owner}{name[1:]}" if owner.endswith(".") and name.startswith(".") else owner + name
 
 
 def _emit_leaf(
