@@ -418,3 +418,23 @@ def test_a_test_label_that_starts_with_a_dot_joins_its_group_with_one_dot():
     )
     chunks = chunk_file("test/res.send.js", source, "javascript").chunks
     assert by_name(chunks, 'res.send(null).should set body to ""').kind == ChunkKind.TEST
+
+
+def test_a_name_bound_to_a_call_given_a_function_is_that_function():
+    """zod defines each schema as `export const $ZodObject = core.$constructor("$ZodObject",
+    (inst, def) => {...})`: the function is the definition, so it is a chunk named $ZodObject,
+    not part of a module piece. A call given no function stays module code."""
+    body = "".join(f"  inst.check{n} = (value) => value > {n};\n" for n in range(6))
+    source = (
+        "import * as core from './core';\n\nexport const limit = core.config({ max: 3 });\n\n"
+        "export const $ZodNumber: core.$constructor<$ZodNumber> = /*@__PURE__*/ "
+        f'core.$constructor("$ZodNumber", (inst, def) => {{\n{body}}});\n\n'
+        "const Button = forwardRef(function Button(props, ref) {\n"
+        "  return render(props, ref);\n});\n"
+    )
+    chunks = chunk_file("src/schemas.ts", source, "typescript").chunks
+    number = by_name(chunks, "$ZodNumber")
+    assert (number.kind, number.start_line, number.end_line) == (ChunkKind.FUNCTION, 5, 12)
+    assert "inst.check5" in number.text and 'core.$constructor("$ZodNumber"' in number.signature
+    assert by_name(chunks, "Button").kind == ChunkKind.FUNCTION
+    assert [c.kind for c in chunks if c.start_line <= 3] == [ChunkKind.MODULE]

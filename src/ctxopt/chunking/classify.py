@@ -132,10 +132,24 @@ def _classify_js(spec: Syntax, node: Node, source: bytes) -> Decl | None:
             return Decl("function", "", node, name)
         if value is not None and value.type in spec.class_values:
             return Decl("class", "class", value, name)
+        wrapped = _wrapped_function(spec, value)
+        if wrapped is not None:
+            return Decl("function", "", node, name, block=wrapped.child_by_field_name("body"))
         return None
     if node.type == "expression_statement":
         return _js_test_call(spec, node, source) or _js_assignment(spec, node, source)
     return None
+
+
+def _wrapped_function(spec: Syntax, value: Node | None) -> Node | None:
+    """The function a call is given where the call makes what a name is bound to:
+    `const $ZodObject = core.$constructor("$ZodObject", (inst, def) => {...})`,
+    `const Button = forwardRef((props, ref) => {...})`. The last function argument."""
+    if value is None or value.type != "call_expression":
+        return None
+    args = value.child_by_field_name("arguments")
+    values = args.named_children if args is not None else []
+    return next((v for v in reversed(values) if v.type in spec.function_values), None)
 
 
 # `module.exports = ...` and `exports.x = ...` bind a module's own names, not an object's.
