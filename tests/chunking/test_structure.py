@@ -395,6 +395,8 @@ def test_functions_bound_by_assignment_are_chunks_named_by_their_target():
         "exports.etag = (body) => hash(body);\n\n"
         "module.exports = function createApplication() {\n  return app;\n};\n\n"
         "exports.Layer = class Layer {\n  match(path) {\n    return true;\n  }\n};\n\n"
+        "res.contentType =\nres.type = function contentType(type) {\n"
+        "  return this.set(type);\n};\n\n"
         "res.locals = {};\nres.count = 1 + 2;\n"
     )
     chunks = chunk_file("lib/response.js", source, "javascript").chunks
@@ -405,7 +407,9 @@ def test_functions_bound_by_assignment_are_chunks_named_by_their_target():
     assert by_name(chunks, "etag").kind == ChunkKind.FUNCTION  # `exports.` is the module
     assert by_name(chunks, "createApplication").kind == ChunkKind.FUNCTION
     assert by_name(chunks, "Layer").kind == ChunkKind.CLASS
-    plain = [c for c in chunks if c.start_line >= 25]  # plain values stay module code
+    chained = by_name(chunks, "res.contentType")  # a chain is named by its first target
+    assert (chained.kind, chained.start_line, chained.end_line) == (ChunkKind.METHOD, 26, 29)
+    plain = [c for c in chunks if c.start_line >= 31]  # plain values stay module code
     assert plain and all(c.kind == ChunkKind.MODULE for c in plain)
     in_ts = chunk_file("src/res.ts", source.replace("'use strict';", ""), "typescript").chunks
     assert by_name(in_ts, "res.send").kind == ChunkKind.METHOD

@@ -160,12 +160,15 @@ def _js_assignment(spec: Syntax, node: Node, source: bytes) -> Decl | None:
     """A function or class bound by assignment, the CommonJS way: `res.send = function
     send(body) {...}` is method send of res, `Router.prototype.route = ...` method route of
     Router, `exports.etag = ...` function etag, `module.exports = class Router {...}` class
-    Router."""
+    Router. Of a chain (`res.contentType = res.type = function contentType(type) {...}`) the
+    first target names it."""
     expression = node.named_children[0] if node.named_children else None
     if expression is None or expression.type != "assignment_expression":
         return None
     target = expression.child_by_field_name("left")
     value = expression.child_by_field_name("right")
+    while value is not None and value.type == "assignment_expression":  # `a.x = a.y = f`
+        value = value.child_by_field_name("right")
     if target is None or value is None or target.type not in ("identifier", "member_expression"):
         return None
     if value.type not in spec.function_values and value.type not in spec.class_values:
