@@ -392,7 +392,7 @@ def test_functions_bound_by_assignment_are_chunks_named_by_their_target():
         "'use strict';\n\nvar res = Object.create(http.ServerResponse.prototype);\n\n"
         "res.send = function send(body) {\n  var chunk = body;\n  return this.end(chunk);\n};\n\n"
         "Router.prototype.route = function route(path) {\n  return new Route(path);\n};\n\n"
-        "exports.etag = (body) => hash(body);\n\n"
+        "exports.etag = (body) => hash(body);\nthis.fresh = function () {};\n"
         "module.exports = function createApplication() {\n  return app;\n};\n\n"
         "exports.Layer = class Layer {\n  match(path) {\n    return true;\n  }\n};\n\n"
         "res.contentType =\nres.type = function contentType(type) {\n"
@@ -405,6 +405,7 @@ def test_functions_bound_by_assignment_are_chunks_named_by_their_target():
     assert send.signature.startswith("res.send = function send(body)")
     assert by_name(chunks, "Router.route").kind == ChunkKind.METHOD  # `prototype` left out
     assert by_name(chunks, "etag").kind == ChunkKind.FUNCTION  # `exports.` is the module
+    assert by_name(chunks, "fresh").kind == ChunkKind.FUNCTION  # so is a module's `this.`
     assert by_name(chunks, "createApplication").kind == ChunkKind.FUNCTION
     assert by_name(chunks, "Layer").kind == ChunkKind.CLASS
     chained = by_name(chunks, "res.contentType")  # a chain is named by its first target

@@ -152,8 +152,9 @@ def _wrapped_function(spec: Syntax, value: Node | None) -> Node | None:
     return next((v for v in reversed(values) if v.type in spec.function_values), None)
 
 
-# `module.exports = ...` and `exports.x = ...` bind a module's own names, not an object's.
-_JS_MODULE_OBJECTS = frozenset({"exports", "module.exports"})
+# `module.exports = ...`, `exports.x = ...` and a module's top-level `this.x = ...` bind the
+# module's own names, not an object's.
+_JS_MODULE_OBJECTS = frozenset({"exports", "module.exports", "this"})
 
 
 def _js_assignment(spec: Syntax, node: Node, source: bytes) -> Decl | None:
