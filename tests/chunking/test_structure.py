@@ -443,3 +443,21 @@ def test_a_name_bound_to_a_call_given_a_function_is_that_function():
     assert "inst.check5" in number.text and 'core.$constructor("$ZodNumber"' in number.signature
     assert by_name(chunks, "Button").kind == ChunkKind.FUNCTION
     assert [c.kind for c in chunks if c.start_line <= 3] == [ChunkKind.MODULE]
+
+
+def test_a_doc_block_one_blank_line_above_a_definition_documents_it():
+    """express writes `/** ... */`, a blank line, then `res.links = function (links) {...}`:
+    the block documents the function and is part of its chunk. A block that opens the file is
+    its licence, and a plain `/* */` comment is not documentation."""
+    source = (
+        "/**\n * Licence text.\n */\n\nfunction first() {\n  return 1;\n}\n\n"
+        "/**\n * Set Link header field with the given `links`.\n */\n\n"
+        "res.links = function (links) {\n  return this.set('Link', links);\n};\n\n"
+        "/* a plain note */\n\nfunction last() {\n  return 2;\n}\n"
+    )
+    chunks = chunk_file("lib/response.js", source, "javascript").chunks
+    links = by_name(chunks, "res.links")
+    assert (links.start_line, links.end_line) == (9, 15)
+    assert links.docstring.startswith("Set Link header field")
+    assert by_name(chunks, "first").start_line == 5
+    assert by_name(chunks, "last").start_line == 19

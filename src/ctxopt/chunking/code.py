@@ -122,13 +122,26 @@ def _attached(
     j = index - 1
     while j >= 0 and items[j].type in walk.language.attached:
         above_start, above_end = _span(walk, items[j])
-        if above_end < start - 1 or above_start <= floor:
+        apart = above_end < start - 1 and not _doc_block(walk, items[j], start)
+        if apart or above_start <= floor:
             break
         start = above_start
         if "comment" in items[j].type:
             comments.insert(0, items[j])
         j -= 1
     return start, comments
+
+
+def _doc_block(walk: _Walk, node: Node, start: int) -> bool:
+    """A `/** ... */` block one blank line above a declaration (express's style) documents it;
+    one that opens the file is its header (a licence), not the first declaration's."""
+    above_start, above_end = _span(walk, node)
+    return (
+        above_end == start - 2
+        and above_start > 1
+        and not walk.lines[above_end].strip()
+        and text_of(walk.source, node).startswith("/**")
+    )
 
 
 def _docstring(walk: _Walk, node: Node, comments: list[Node]) -> str:
