@@ -388,17 +388,18 @@ def test_functions_bound_by_assignment_are_chunks_named_by_their_target():
     """CommonJS code defines its API by assignment (express's `res.send = function send(...)`);
     each such function is a chunk named by what it is assigned to, not a line of a module
     piece."""
-    source = (
-        "'use strict';\n\nvar res = Object.create(http.ServerResponse.prototype);\n\n"
-        "res.send = function send(body) {\n  var chunk = body;\n  return this.end(chunk);\n};\n\n"
-        "Router.prototype.route = function route(path) {\n  return new Route(path);\n};\n\n"
-        "exports.etag = (body) => hash(body);\nthis.fresh = function () {};\n"
-        "module.exports = function createApplication() {\n  return app;\n};\n\n"
-        "exports.Layer = class Layer {\n  match(path) {\n    return true;\n  }\n};\n\n"
-        "res.contentType =\nres.type = function contentType(type) {\n"
-        "  return this.set(type);\n};\n\n"
-        "res.locals = {};\nres.count = 1 + 2;\n"
-    )
+    statements = [  # one string per statement, a blank line after each
+        "'use strict';",
+        "var res = Object.create(http.ServerResponse.prototype);",
+        "res.send = function send(body) {\n  var chunk = body;\n  return this.end(chunk);\n};",
+        "Router.prototype.route = function route(path) {\n  return new Route(path);\n};",
+        "exports.etag = (body) => hash(body);\nthis.fresh = function () {};",
+        "module.exports = function createApplication() {\n  return app;\n};",
+        "exports.Layer = class Layer {\n  match(path) {\n    return true;\n  }\n};",
+        "res.contentType =\nres.type = function contentType(type) {\n  return this.set(type);\n};",
+        "res.locals = {};\nres.count = 1 + 2;",
+    ]
+    source = "\n\n".join(statements) + "\n"
     chunks = chunk_file("lib/response.js", source, "javascript").chunks
     send = by_name(chunks, "res.send")
     assert (send.kind, send.start_line, send.end_line) == (ChunkKind.METHOD, 5, 8)
@@ -409,8 +410,8 @@ def test_functions_bound_by_assignment_are_chunks_named_by_their_target():
     assert by_name(chunks, "createApplication").kind == ChunkKind.FUNCTION
     assert by_name(chunks, "Layer").kind == ChunkKind.CLASS
     chained = by_name(chunks, "res.contentType")  # a chain is named by its first target
-    assert (chained.kind, chained.start_line, chained.end_line) == (ChunkKind.METHOD, 26, 29)
-    plain = [c for c in chunks if c.start_line >= 31]  # plain values stay module code
+    assert (chained.kind, chained.start_line, chained.end_line) == (ChunkKind.METHOD, 27, 30)
+    plain = [c for c in chunks if c.start_line >= 32]  # plain values stay module code
     assert plain and all(c.kind == ChunkKind.MODULE for c in plain)
     in_ts = chunk_file("src/res.ts", source.replace("'use strict';", ""), "typescript").chunks
     assert by_name(in_ts, "res.send").kind == ChunkKind.METHOD
@@ -449,12 +450,12 @@ def test_a_doc_block_one_blank_line_above_a_definition_documents_it():
     """express writes `/** ... */`, a blank line, then `res.links = function (links) {...}`:
     the block documents the function and is part of its chunk. A block that opens the file is
     its licence, and a plain `/* */` comment is not documentation."""
-    source = (
-        "/**\n * Licence text.\n */\n\nfunction first() {\n  return 1;\n}\n\n"
-        "/**\n * Set Link header field with the given `links`.\n */\n\n"
-        "res.links = function (links) {\n  return this.set('Link', links);\n};\n\n"
-        "/* a plain note */\n\nfunction last() {\n  return 2;\n}\n"
-    )
+    licence = ["/**", " * Licence text.", " */", ""]
+    first = ["function first() {", "  return 1;", "}", ""]
+    doc = ["/**", " * Set Link header field with the given `links`.", " */", ""]
+    links_fn = ["res.links = function (links) {", "  return this.set('Link', links);", "};", ""]
+    plain = ["/* a plain note */", "", "function last() {", "  return 2;", "}"]
+    source = "\n".join([*licence, *first, *doc, *links_fn, *plain]) + "\n"
     chunks = chunk_file("lib/response.js", source, "javascript").chunks
     links = by_name(chunks, "res.links")
     assert (links.start_line, links.end_line) == (9, 15)
