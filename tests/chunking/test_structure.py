@@ -449,16 +449,18 @@ def test_a_name_bound_to_a_call_given_a_function_is_that_function():
 def test_a_doc_block_one_blank_line_above_a_definition_documents_it():
     """express writes `/** ... */`, a blank line, then `res.links = function (links) {...}`:
     the block documents the function and is part of its chunk. A block that opens the file is
-    its licence, and a plain `/* */` comment is not documentation."""
+    its licence; a plain `/* */` comment and a `/*****` banner are not documentation."""
     licence = ["/**", " * Licence text.", " */", ""]
     first = ["function first() {", "  return 1;", "}", ""]
     doc = ["/**", " * Set Link header field with the given `links`.", " */", ""]
     links_fn = ["res.links = function (links) {", "  return this.set('Link', links);", "};", ""]
-    plain = ["/* a plain note */", "", "function last() {", "  return 2;", "}"]
-    source = "\n".join([*licence, *first, *doc, *links_fn, *plain]) + "\n"
+    plain = ["/* a plain note */", "", "function last() {", "  return 2;", "}", ""]
+    banner = ["/*********** ROUTES ***********/", "", "// Makes a group.", "function group() {}"]
+    source = "\n".join([*licence, *first, *doc, *links_fn, *plain, *banner]) + "\n"
     chunks = chunk_file("lib/response.js", source, "javascript").chunks
     links = by_name(chunks, "res.links")
     assert (links.start_line, links.end_line) == (9, 15)
     assert links.docstring.startswith("Set Link header field")
     assert by_name(chunks, "first").start_line == 5
     assert by_name(chunks, "last").start_line == 19
+    assert by_name(chunks, "group").start_line == 25  # its comment, not the banner above

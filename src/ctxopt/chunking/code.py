@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from posixpath import basename, splitext
@@ -122,7 +123,7 @@ def _attached(
     j = index - 1
     while j >= 0 and items[j].type in walk.language.attached:
         above_start, above_end = _span(walk, items[j])
-        apart = above_end < start - 1 and not _doc_block(walk, items[j], start)
+        apart = above_end < start - 1 and (comments or not _doc_block(walk, items[j], start))
         if apart or above_start <= floor:
             break
         start = above_start
@@ -130,6 +131,9 @@ def _attached(
             comments.insert(0, items[j])
         j -= 1
     return start, comments
+
+
+_DOC_BLOCK = re.compile(r"/\*\*\s")  # `/** text` or `/**` and a newline; not a `/*****` banner
 
 
 def _doc_block(walk: _Walk, node: Node, start: int) -> bool:
@@ -140,7 +144,7 @@ def _doc_block(walk: _Walk, node: Node, start: int) -> bool:
         above_end == start - 2
         and above_start > 1
         and not walk.lines[above_end].strip()
-        and text_of(walk.source, node).startswith("/**")
+        and _DOC_BLOCK.match(text_of(walk.source, node)) is not None
     )
 
 
