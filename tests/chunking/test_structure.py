@@ -464,3 +464,21 @@ def test_a_doc_block_one_blank_line_above_a_definition_documents_it():
     assert by_name(chunks, "first").start_line == 5
     assert by_name(chunks, "last").start_line == 19
     assert by_name(chunks, "group").start_line == 25  # its comment, not the banner above
+
+
+def test_a_projects_own_test_function_given_a_title_is_a_test():
+    """ky wraps ava's `test` as `defaultBrowsersTest('baseUrl option', async (t, page) => {...})`:
+    a call of an identifier whose last word is a test call, given a title and a function, is a
+    test. A call of such a name given no title, or of an expression, is not."""
+    statements = [
+        "import test from 'ava';",
+        "const defaultBrowsersTest = test.macro(withPage);",
+        "defaultBrowsersTest('baseUrl option', async (t, page) => {\n  await page.goto(url);\n});",
+        "registerTest(handler, () => {\n  run();\n});",
+        "(skip ? test.skip : test)('sometimes', () => {\n  run();\n});",
+    ]
+    chunks = chunk_file("test/browser.ts", "\n\n".join(statements) + "\n", "typescript").chunks
+    base = by_name(chunks, "baseUrl option")
+    assert (base.kind, base.start_line, base.end_line) == (ChunkKind.TEST, 5, 7)
+    assert not [c for c in chunks if c.start_line > 7 and c.qualified_name == "registerTest"]
+    assert [c.kind for c in chunks if c.start_line > 7] == [ChunkKind.MODULE]

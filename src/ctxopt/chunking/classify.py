@@ -9,6 +9,7 @@ from tree_sitter import Node
 
 from ctxopt.chunking.nodes import body_of, name_of, text_of
 from ctxopt.languages import Quirk, Syntax
+from ctxopt.terms import split_identifier
 
 _RECEIVER = re.compile(r"(\w+)(?:\[[^\]]*\])?\s*\)\s*$")
 
@@ -222,10 +223,23 @@ def _js_test_shape(spec: Syntax, node: Node, source: bytes) -> tuple[str, str, N
     args = call.child_by_field_name("arguments")
     values = args.named_children if args is not None else []
     callback = next((v for v in reversed(values) if v.type in spec.function_values), None)
-    if callee not in spec.test_calls or callback is None:
+    if callback is None or not (callee in spec.test_calls or _test_helper(spec, callee, values)):
         return None
     label = _string_text(text_of(source, values[0])) if values[0].type in _JS_LABELS else ""
     return callee, label, callback
+
+
+def _test_helper(spec: Syntax, callee: str, values: list[Node]) -> bool:
+    """A project's own test function given a title, named like one: ky's
+    `defaultBrowsersTest('baseUrl option', async (t, page) => {...})`."""
+    if not _IDENTIFIER.fullmatch(callee):
+        return False
+    words = split_identifier(callee)
+    titled = bool(values) and values[0].type in ("string", "template_string")
+    return titled and len(words) > 1 and words[-1] in spec.test_calls
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 _RUBY_LABELS = frozenset({"string", "simple_symbol", "constant", "scope_resolution"})
