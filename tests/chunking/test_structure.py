@@ -229,9 +229,11 @@ def summary_rows(chunks: tuple[Chunk, ...]) -> set[str]:
     return {row for c in chunks if c.summary for row in c.text.splitlines()}
 
 
-def test_ruby_test_blocks_in_a_summarised_class_are_chunks_named_by_their_labels():
-    blocks = "".join(
-        f'  context "when site {i} is configured" do\n'
+def _ruby_contexts(label: str) -> str:
+    """Twelve `context` blocks of three `should` tests each (jekyll's style), the contexts
+    labelled label.format(i): enough to make the class holding them a summarised one."""
+    return "".join(
+        f'  context "{label.format(i)}" do\n'
         + "".join(
             f'    should "read plugins number {i}{j} from the site directory" do\n'
             f"      site = Site.new(site_configuration('plugins_dir' => 'dir_{i}{j}'))\n"
@@ -242,6 +244,10 @@ def test_ruby_test_blocks_in_a_summarised_class_are_chunks_named_by_their_labels
         + "  end\n\n"
         for i in range(12)
     )
+
+
+def test_ruby_test_blocks_in_a_summarised_class_are_chunks_named_by_their_labels():
+    blocks = _ruby_contexts("when site {} is configured")
     text = f"class TestSite < JekyllUnitTest\n  def helper\n    1\n  end\n\n{blocks}end\n"
     chunks = chunk_file("test/test_site.rb", text, "ruby").chunks
     assert [c.name for c in chunks if c.summary] == ["TestSite"]
@@ -424,6 +430,12 @@ def test_a_test_label_that_starts_with_a_dot_joins_its_group_with_one_dot():
     )
     chunks = chunk_file("test/res.send.js", source, "javascript").chunks
     assert by_name(chunks, 'res.send(null).should set body to ""').kind == ChunkKind.TEST
+    blocks = _ruby_contexts(".from_{}")  # Ruby: inside a test class split by its members
+    text = f"class TestConfiguration < JekyllUnitTest\n{blocks}end\n"
+    chunks = chunk_file("test/test_configuration.rb", text, "ruby").chunks
+    assert [c.name for c in chunks if c.summary] == ["TestConfiguration"]
+    name = "TestConfiguration.from_7.read plugins number 72 from the site directory"
+    assert by_name(chunks, name).kind == ChunkKind.TEST
 
 
 def test_a_name_bound_to_a_call_given_a_function_is_that_function():

@@ -145,12 +145,17 @@ def _classify_js(spec: Syntax, node: Node, source: bytes) -> Decl | None:
 def _wrapped_function(spec: Syntax, value: Node | None) -> Node | None:
     """The function a call is given where the call makes what a name is bound to:
     `const $ZodObject = core.$constructor("$ZodObject", (inst, def) => {...})`,
-    `const Button = forwardRef((props, ref) => {...})`. The last function argument."""
+    `const Button = forwardRef((props, ref) => {...})`."""
     if value is None or value.type != "call_expression":
         return None
-    args = value.child_by_field_name("arguments")
+    return _call_arguments(spec, value)[1]
+
+
+def _call_arguments(spec: Syntax, call: Node) -> tuple[list[Node], Node | None]:
+    """A call's arguments, and the last of them that is a function (None when none is)."""
+    args = call.child_by_field_name("arguments")
     values = args.named_children if args is not None else []
-    return next((v for v in reversed(values) if v.type in spec.function_values), None)
+    return values, next((v for v in reversed(values) if v.type in spec.function_values), None)
 
 
 # `module.exports = ...`, `exports.x = ...` and a module's top-level `this.x = ...` bind the
@@ -219,27 +224,24 @@ def _js_test_shape(spec: Syntax, node: Node, source: bytes) -> tuple[str, str, N
     )
     if call is None or call.type != "call_expression":
         return None
-    callee = text_of(source, call.child_by_field_name("function")).split(".")[0]
-    args = call.child_by_field_name("arguments")
-    values = args.named_children if args is not None else []
-    callback = next((v for v in reversed(values) if v.type in spec.function_values), None)
-    if callback is None or not (callee in spec.test_calls or _test_helper(spec, callee, values)):
+    function = call.child_by_field_name("function")
+    callee = text_of(source, function).split(".")[0]
+    values, callback = _call_arguments(spec, call)
+    if callback is None:
+        return None
+    helper = function is not None and function.type == "identifier"
+    if callee not in spec.test_calls and not (helper and _test_helper(spec, callee, values)):
         return None
     label = _string_text(text_of(source, values[0])) if values[0].type in _JS_LABELS else ""
     return callee, label, callback
 
 
 def _test_helper(spec: Syntax, callee: str, values: list[Node]) -> bool:
-    """A project's own test function given a title, named like one: ky's
+    """A project's own test function (a plain name) given a title, named like one: ky's
     `defaultBrowsersTest('baseUrl option', async (t, page) => {...})`."""
-    if not _IDENTIFIER.fullmatch(callee):
-        return False
     words = split_identifier(callee)
     titled = bool(values) and values[0].type in ("string", "template_string")
     return titled and len(words) > 1 and words[-1] in spec.test_calls
-
-
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 _RUBY_LABELS = frozenset({"string", "simple_symbol", "constant", "scope_resolution"})

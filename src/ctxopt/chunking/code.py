@@ -94,8 +94,7 @@ def _walk_items(walk: _Walk, nodes: list[Node], prefix: str, floor: int) -> None
         start, end = _decl_span(walk, node, decl)
         start, comments = _attached(walk, items, index, start, floor)
         if decl.role == "namespace":
-            inner = f"{_qualify(prefix, '', decl.name)}." if decl.name else prefix
-            _walk_namespace(walk, decl, inner, start)
+            _walk_namespace(walk, decl, prefix, "", start)
         elif decl.role == "class":
             _emit_class(walk, decl, (start, end), comments, prefix, "")
         else:
@@ -103,10 +102,12 @@ def _walk_items(walk: _Walk, nodes: list[Node], prefix: str, floor: int) -> None
         floor = max(floor, end)
 
 
-def _walk_namespace(walk: _Walk, decl: Decl, prefix: str, floor: int) -> None:
-    """The declarations in a namespace's body (a C++ namespace, a `describe` of tests)."""
+def _walk_namespace(walk: _Walk, decl: Decl, prefix: str, parent_q: str, floor: int) -> None:
+    """The declarations in a namespace's body (a C++ namespace, a `describe` of tests), named
+    under it (a namespace of no name adds nothing)."""
+    inner = f"{_qualify(prefix, parent_q, decl.name)}." if decl.name else prefix
     block = body(walk.spec, decl)
-    _walk_items(walk, block.named_children if block is not None else [], prefix, floor)
+    _walk_items(walk, block.named_children if block is not None else [], inner, floor)
 
 
 def _decl_span(walk: _Walk, node: Node, decl: Decl) -> tuple[int, int]:
@@ -123,7 +124,9 @@ def _attached(
     j = index - 1
     while j >= 0 and items[j].type in walk.language.attached:
         above_start, above_end = _span(walk, items[j])
-        apart = above_end < start - 1 and (comments or not _doc_block(walk, items[j], start))
+        apart = above_end < start - 1 and (
+            comments or not _doc_block(walk, items[j], (above_start, above_end), start)
+        )
         if apart or above_start <= floor:
             break
         start = above_start
@@ -136,10 +139,11 @@ def _attached(
 _DOC_BLOCK = re.compile(r"/\*\*\s")  # `/** text` or `/**` and a newline; not a `/*****` banner
 
 
-def _doc_block(walk: _Walk, node: Node, start: int) -> bool:
-    """A `/** ... */` block one blank line above a declaration (express's style) documents it;
-    one that opens the file is its header (a licence), not the first declaration's."""
-    above_start, above_end = _span(walk, node)
+def _doc_block(walk: _Walk, node: Node, span: tuple[int, int], start: int) -> bool:
+    """A `/** ... */` block (at lines span) one blank line above a declaration starting at
+    start (express's style) documents it; one that opens the file is its header (a licence),
+    not the first declaration's."""
+    above_start, above_end = span
     return (
         above_end == start - 2
         and above_start > 1
@@ -265,7 +269,7 @@ def _emit_class(
         if member.decl.role == "class":
             _emit_class(walk, member.decl, member.span, member.comments, prefix, qualified)
         elif member.decl.role == "namespace":
-            _walk_namespace(walk, member.decl, f"{qualified}.{member.decl.name}.", member.span[0])
+            _walk_namespace(walk, member.decl, f"{qualified}.", qualified, member.span[0])
         else:
             _emit_leaf(walk, member.decl, member.span, member.comments, prefix, qualified)
     held = [(d.start, d.end) for d in walk.drafts[first_member:]]
