@@ -494,3 +494,22 @@ def test_a_projects_own_test_function_given_a_title_is_a_test():
     assert (base.kind, base.start_line, base.end_line) == (ChunkKind.TEST, 5, 7)
     assert not [c for c in chunks if c.start_line > 7 and c.qualified_name == "registerTest"]
     assert [c.kind for c in chunks if c.start_line > 7] == [ChunkKind.MODULE]
+
+
+def test_a_long_run_of_comments_among_module_code_is_a_documentation_chunk():
+    """clap's `src/_derive/mod.rs` is a reference guide written as `//!` comments, and most of
+    libuv's files open with a twenty-line licence: such a run shows no code, so it is a doc
+    chunk of its own (ranked as documentation). A short comment stays with the code it
+    explains, and code beside a comment on one line (a namespace's closing
+    `}  // namespace geo`) is code."""
+    guide = "\n".join(f"//! Line {n} of the guide about `#[arg(value_parser)]`." for n in range(30))
+    code = "use std::fmt;\n\n// The most values.\n// Checked on parse.\npub const LIMIT: usize = 3;"
+    chunks = chunk_file("src/_derive/mod.rs", f"{guide}\n\n{code}\n", "rust").chunks
+    assert [(c.kind, c.start_line, c.end_line) for c in chunks] == [
+        (ChunkKind.DOC, 1, 30),
+        (ChunkKind.MODULE, 32, 36),
+    ]
+    assert chunks[0].references == () and chunks[1].defines == ("LIMIT",)
+    cpp = "namespace geo {\n\nint clamp(int v) {\n    return v;\n}\n\n}  // namespace geo\n"
+    closing = chunk_file("geo.cpp", cpp, "cpp").chunks[-1]
+    assert (closing.kind, closing.start_line) == (ChunkKind.MODULE, 7)

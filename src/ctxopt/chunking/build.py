@@ -14,6 +14,7 @@ BATCH_CHARS = 400_000
 PIECE_LINES = 80  # lines per piece of a split chunk
 HEAVY_CHARS = 6_000  # a chunk over HEAVY_LINES lines and this heavy (~1,500 tokens) is split
 HEAVY_MODULE_LINES = PIECE_LINES * 3 // 2  # ... a module chunk over this many lines
+_GAP_KINDS = (ChunkKind.MODULE, ChunkKind.DOC)  # what no declaration covers: module code, comments
 
 
 def _piece_lines(draft: Draft, lines: list[str]) -> int | None:
@@ -22,16 +23,16 @@ def _piece_lines(draft: Draft, lines: list[str]) -> int | None:
     Over MAX_CHUNK_LINES lines it is always cut; a long and heavy body (many lines and
     characters, so well over a thousand tokens) is cut into PIECE_LINES-line pieces too,
     so retrieval can point at the part a task is about and a small budget can hold it.
-    Module code (what no declaration covers: a long help text or script template held in a
-    constant) is cut from HEAVY_MODULE_LINES lines on, as its windows are already cut at
-    HEAVY_LINES lines.
+    Module code and comments (what no declaration covers: a long help text or script template
+    held in a constant, a guide) are cut from HEAVY_MODULE_LINES lines on, as their windows
+    are already cut at HEAVY_LINES lines.
     """
     if draft.summary_text is not None:
         return None
     count = draft.end - draft.start + 1
     if count > MAX_CHUNK_LINES:
         return PIECE_LINES
-    if count > (HEAVY_MODULE_LINES if draft.kind is ChunkKind.MODULE else HEAVY_LINES):
+    if count > (HEAVY_MODULE_LINES if draft.kind in _GAP_KINDS else HEAVY_LINES):
         chars = sum(len(line) for line in lines[draft.start - 1 : draft.end])
         if chars > HEAVY_CHARS:
             return PIECE_LINES

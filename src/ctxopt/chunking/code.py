@@ -26,6 +26,7 @@ from ctxopt.types import ChunkKind
 
 CLASS_SPLIT_TOKENS = 2000
 MODULE_TARGET_LINES = 150
+DOC_RUN_LINES = 10  # this many comment lines in a row among module code are a doc chunk
 SUMMARY_FIELD_LINES = 6
 SURE_BYTES_PER_TOKEN = 8  # code averages about 4 bytes a token
 
@@ -59,7 +60,7 @@ def code_drafts(
         test_file=is_test_path(path),
     )
     _walk_items(walk, tree.root_node.named_children, prefix="", floor=0)
-    walk.drafts.extend(_module_drafts(walk))
+    walk.drafts.extend(_module_drafts(walk, _comment_rows(walk, tree.root_node.named_children)))
     walk.drafts.sort(key=lambda d: (d.start, -d.end))
     return walk.drafts
 
@@ -341,19 +342,73 @@ def _body_gap_drafts(
     return drafts
 
 
-def _module_drafts(walk: _Walk) -> list[Draft]:
-    """Module chunks for the non-blank lines no declaration chunk covers."""
+def _comment_rows(walk: _Walk, nodes: list[Node]) -> frozenset[int]:
+    """The lines (1-based) that hold nothing but a top-level comment: not a namespace's
+    closing `}  // namespace geo`."""
+    kinds = frozenset(walk.language.comment_kinds)
+    rows: set[int] = set()
+    for node in nodes:
+        if node.type not in kinds:
+            continue
+        first, last = _span(walk, node)
+        comment = text_of(walk.source, node).splitlines() or [""]
+        if walk.lines[first - 1].strip() != comment[0].strip():
+            first += 1  # code before the comment on its first line
+        if last > first and walk.lines[last - 1].strip() != comment[-1].strip():
+            last -= 1  # code after it on its last line
+        rows.update(range(first, last + 1))
+    return frozenset(rows)
+
+
+def _module_drafts(walk: _Walk, comment_rows: frozenset[int]) -> list[Draft]:
+    """Module chunks for the non-blank lines no declaration chunk covers; a piece that is
+    only comments (a Rust crate's `//!` guide, a licence, code commented out) is
+    documentation: it shows no code."""
     ranges = [(d.start, d.end) for d in walk.drafts]
     stem = splitext(basename(walk.path))[0]
     qualified = splitext(walk.path)[0].replace("/", ".")
     drafts: list[Draft] = []
-    for first, last in _uncovered(ranges, 1, len(walk.lines)):
+    stretches = _uncovered(ranges, 1, len(walk.lines))
+    for first, last in (part for s in stretches for part in _comment_runs(walk, comment_rows, *s)):
         for start, end in _pieces(walk, first, last):
+            if _only_comments(walk, comment_rows, start, end):
+                drafts.append(Draft(ChunkKind.DOC, stem, qualified, start, end, code=False))
+                continue
             text = "\n".join(walk.lines[start - 1 : end])
             drafts.append(
                 Draft(ChunkKind.MODULE, stem, qualified, start, end, defines=constant_names(text))
             )
     return drafts
+
+
+def _comment_runs(
+    walk: _Walk, comment_rows: frozenset[int], first: int, last: int
+) -> list[tuple[int, int]]:
+    """first..last cut before and after each run of at least DOC_RUN_LINES comment lines (a
+    licence, a guide), so the run is a chunk of its own; shorter comments stay with their code."""
+    parts: list[tuple[int, int]] = []
+    cursor = row = first
+    while row <= last:
+        if row not in comment_rows:
+            row += 1
+            continue
+        run_end, count, scan = row, 0, row
+        while scan <= last and (scan in comment_rows or not walk.lines[scan - 1].strip()):
+            if scan in comment_rows:
+                run_end, count = scan, count + 1
+            scan += 1
+        if count >= DOC_RUN_LINES:
+            parts += [(cursor, row - 1)] if row > cursor else []
+            parts.append((row, run_end))
+            cursor = run_end + 1
+        row = scan
+    return [*parts, (cursor, last)] if cursor <= last else parts
+
+
+def _only_comments(walk: _Walk, comment_rows: frozenset[int], start: int, end: int) -> bool:
+    return all(
+        row in comment_rows or not walk.lines[row - 1].strip() for row in range(start, end + 1)
+    )
 
 
 def _uncovered(ranges: list[tuple[int, int]], first: int, last: int) -> list[tuple[int, int]]:
