@@ -513,3 +513,27 @@ def test_a_long_run_of_comments_among_module_code_is_a_documentation_chunk():
     cpp = "namespace geo {\n\nint clamp(int v) {\n    return v;\n}\n\n}  // namespace geo\n"
     closing = chunk_file("geo.cpp", cpp, "cpp").chunks[-1]
     assert (closing.kind, closing.start_line) == (ChunkKind.MODULE, 7)
+
+
+def test_a_java_enum_constant_given_methods_is_a_chunk_of_its_own():
+    """jsoup's tokeniser is an enum whose constants each override `read` (`Data { @Override
+    void read(...) {...} }`): each such constant is a chunk named under its enum, holding its
+    methods. A plain constant stays part of its enum."""
+    states = "\n".join(
+        f"    S{n} {{\n        @Override void read(Reader r) {{\n"
+        + "".join(f"            r.advance({n}, {i}); // step {i} of state {n}\n" for i in range(9))
+        + "        }\n    },"
+        for n in range(12)
+    )
+    source = f"enum State {{\n{states}\n    DONE;\n\n    abstract void read(Reader r);\n}}\n"
+    chunks = chunk_file("src/main/java/State.java", source, "java").chunks
+    enum = [c for c in chunks if c.qualified_name == "State"]
+    assert [(c.kind, c.summary) for c in enum] == [(ChunkKind.TYPE, True)]
+    first = by_name(chunks, "State.S0", "constant")
+    assert (first.start_line, first.end_line) == (2, 14)
+    assert first.defines == ("State.S0", "State.S0.read")
+    assert first.text.splitlines()[1].strip().startswith("@Override void read")
+    assert len([c for c in chunks if c.kind is ChunkKind.CONSTANT]) == 12
+    assert not [c for c in chunks if c.name == "DONE"]
+    small = chunk_file("Color.java", "enum Color {\n    RED,\n    GREEN;\n}\n", "java").chunks
+    assert [(c.kind, c.name) for c in small] == [(ChunkKind.TYPE, "Color")]

@@ -75,6 +75,8 @@ class Syntax:
 
     functions: frozenset[str]  # function-like: a function at top level, a method in a class
     classes: dict[str, str]  # container node kind -> chunk kind (class, interface, type)
+    bodied: frozenset[str] = frozenset()  # of classes: a declaration only with a body (a Java
+    # enum constant given methods is a class; a plain constant is part of its enum)
     types: dict[str, str] = field(default_factory=dict)  # leaf declarations -> chunk kind
     namespaces: frozenset[str] = frozenset()  # children chunked separately, name prefixed
     groups: frozenset[str] = frozenset()  # wrappers whose children are top-level items
