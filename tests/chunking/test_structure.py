@@ -6,6 +6,8 @@ import hashlib
 import json
 from dataclasses import asdict
 
+import pytest
+
 from ctxopt import tokens
 from ctxopt.chunking import CHUNKER_VERSION, chunk_file
 from ctxopt.languages import detect_language
@@ -515,25 +517,50 @@ def test_a_long_run_of_comments_among_module_code_is_a_documentation_chunk():
     assert (closing.kind, closing.start_line) == (ChunkKind.MODULE, 7)
 
 
-def test_a_java_enum_constant_given_methods_is_a_chunk_of_its_own():
+_JAVA_STATE = (
+    "    S{n} {{\n        @Override void read(Reader r) {{\n",
+    "State",
+    "abstract void read(Reader r);",
+)
+_KOTLIN_STATE = (
+    "    S{n} {{\n        override fun read(r: Reader) {{\n",
+    "class State",
+    "abstract fun read(r: Reader)",
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "language", "shape"),
+    [
+        ("src/main/java/State.java", "java", _JAVA_STATE),
+        ("src/main/kotlin/State.kt", "kotlin", _KOTLIN_STATE),
+    ],
+)
+def test_an_enum_constant_given_methods_is_a_chunk_of_its_own(
+    path: str, language: str, shape: tuple[str, str, str]
+) -> None:
     """jsoup's tokeniser is an enum whose constants each override `read` (`Data { @Override
     void read(...) {...} }`): each such constant is a chunk named under its enum, holding its
-    methods. A plain constant stays part of its enum."""
+    methods (a Kotlin enum entry the same). A plain constant stays part of its enum."""
+    opener, header, abstract = shape
     states = "\n".join(
-        f"    S{n} {{\n        @Override void read(Reader r) {{\n"
-        + "".join(f"            r.advance({n}, {i}); // step {i} of state {n}\n" for i in range(9))
+        opener.format(n=n)
+        + "".join(f"            r.advance({n}, {i}) // step {i} of state {n}\n" for i in range(9))
         + "        }\n    },"
         for n in range(12)
     )
-    source = f"enum State {{\n{states}\n    DONE;\n\n    abstract void read(Reader r);\n}}\n"
-    chunks = chunk_file("src/main/java/State.java", source, "java").chunks
+    source = f"enum {header} {{\n{states}\n    DONE;\n\n    {abstract}\n}}\n"
+    chunks = chunk_file(path, source, language).chunks
     enum = [c for c in chunks if c.qualified_name == "State"]
-    assert [(c.kind, c.summary) for c in enum] == [(ChunkKind.TYPE, True)]
+    assert [c.summary for c in enum] == [True]
     first = by_name(chunks, "State.S0", "constant")
     assert (first.start_line, first.end_line) == (2, 14)
     assert first.defines == ("State.S0", "State.S0.read")
-    assert first.text.splitlines()[1].strip().startswith("@Override void read")
+    assert "read(" in first.text.splitlines()[1]
     assert len([c for c in chunks if c.kind is ChunkKind.CONSTANT]) == 12
     assert not [c for c in chunks if c.name == "DONE"]
+
+
+def test_an_enum_of_plain_constants_is_one_chunk():
     small = chunk_file("Color.java", "enum Color {\n    RED,\n    GREEN;\n}\n", "java").chunks
     assert [(c.kind, c.name) for c in small] == [(ChunkKind.TYPE, "Color")]
