@@ -307,6 +307,23 @@ def test_a_ruby_spec_file_is_chunked_per_example_and_a_route_block_per_route():
     assert (route.kind, route.start_line, route.end_line) == (ChunkKind.FUNCTION, 3, 5)
 
 
+def test_a_ruby_block_named_by_a_regex_is_a_chunk_named_by_its_pattern():
+    """jekyll's cucumber steps are `Given(%r!^I have a "(.*)" page$!) do |name| ... end`, and a
+    Sinatra route may be `get %r{/posts/(\\d+)} do`: each is a chunk named by its call and the
+    pattern as written, not a piece of the module around it."""
+    steps = (
+        "Before do\n  Dir.chdir(dir)\nend\n\n"
+        'Given(%r!^I have a "(.*)" page$!) do |name|\n  File.write(name, "")\nend\n\n'
+        "get %r{/posts/(\\d+)}i do |id|\n  Post.find(id)\nend\n"
+    )
+    chunks = chunk_file("features/step_definitions.rb", steps, "ruby").chunks
+    step = by_name(chunks, 'Given ^I have a "(.*)" page$')
+    assert (step.kind, step.start_line, step.end_line) == (ChunkKind.FUNCTION, 5, 7)
+    route = by_name(chunks, "get /posts/(\\d+)")
+    assert (route.start_line, route.end_line) == (9, 11)
+    assert [c.kind for c in chunks if c.start_line == 1] == [ChunkKind.MODULE]
+
+
 def test_a_c_function_declared_through_a_macro_is_named_by_its_inner_name():
     source = (
         '#include "task.h"\n\nTEST_IMPL(tcp_close) {\n  int r = run();\n  ASSERT(r == 0);\n'

@@ -22,7 +22,7 @@ from ctxopt.types import ChunkedFile, ChunkKind
 
 __all__ = ["CHUNKER_VERSION", "chunk_file", "read_source"]
 
-CHUNKER_VERSION = 21  # bump whenever chunk output changes
+CHUNKER_VERSION = 22  # bump whenever chunk output changes
 
 
 def read_source(abs_path: str) -> tuple[str, int]:

@@ -244,20 +244,26 @@ def _test_helper(spec: Syntax, callee: str, values: list[Node]) -> bool:
     return titled and len(words) > 1 and words[-1] in spec.test_calls
 
 
-_RUBY_LABELS = frozenset({"string", "simple_symbol", "constant", "scope_resolution"})
+_RUBY_LABELS = frozenset({"string", "simple_symbol", "constant", "scope_resolution", "regex"})
+_REGEX_LITERAL = re.compile(r"(?s)^(?:%r.|/)(.*?)[/!}\])|]?[imxounse]*$")  # `%r!...!`, `/.../i`
 
 
 def _ruby_block_call(spec: Syntax, node: Node, source: bytes) -> Decl | None:
     """A call given a block that is a block of its own: a test-framework call (`it "..." do`,
-    `RSpec.describe Foo do`), or any call named by a string or symbol given a `do ... end`
-    block (`get "/users" do`, `task :build do`)."""
+    `RSpec.describe Foo do`), or any call named by a string, symbol or regex given a `do ... end`
+    block (`get "/users" do`, `task :build do`, `Given(%r!^I have a "(.*)" page$!) do`)."""
     block = node.child_by_field_name("block")
     method = text_of(source, node.child_by_field_name("method"))
     args = node.child_by_field_name("arguments")
     first = args.named_children[0] if args is not None and args.named_children else None
     if block is None or first is None or first.type not in _RUBY_LABELS:
         return None
-    label = _string_text(text_of(source, first)).lstrip(":")
+    literal = text_of(source, first)
+    if first.type == "regex":  # a step (`Given(%r!^I have a "(.*)" page$!) do`), a route
+        match = _REGEX_LITERAL.match(literal)
+        label = " ".join((match.group(1) if match else literal).split())
+    else:
+        label = _string_text(literal).lstrip(":")
     if method in spec.test_calls:
         inner = decl_body(spec, node)
         if inner is not None and any(
