@@ -44,7 +44,7 @@ def classify(spec: Syntax, node: Node, source: bytes) -> Decl | None:
     if kind in spec.functions:
         return _macro_definition(spec, inner, source) or _function(quirks, inner, source)
     if kind in spec.classes:
-        if body_of(inner) is None and (Quirk.FORWARD_DECLARATIONS in quirks or kind in spec.bodied):
+        if kind in spec.bodied and body_of(inner) is None:
             return None
         kind_name = _class_kind(quirks, inner, spec.classes[kind], source)
         return Decl("class", kind_name, inner, _cname(spec, inner, source))

@@ -361,9 +361,9 @@ def _comment_rows(walk: _Walk, nodes: list[Node]) -> frozenset[int]:
 
 
 def _module_drafts(walk: _Walk, comment_rows: frozenset[int]) -> list[Draft]:
-    """Module chunks for the non-blank lines no declaration chunk covers; a piece that is
-    only comments (a Rust crate's `//!` guide, a licence, code commented out) is
-    documentation: it shows no code."""
+    """Module chunks for the non-blank lines no declaration chunk covers. A long run of
+    comments (a Rust crate's `//!` guide, a licence, code commented out) is a piece of its
+    own, and a piece that is only comments is documentation: it shows no code."""
     ranges = [(d.start, d.end) for d in walk.drafts]
     stem = splitext(basename(walk.path))[0]
     qualified = splitext(walk.path)[0].replace("/", ".")

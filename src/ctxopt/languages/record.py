@@ -57,7 +57,6 @@ class Quirk(Enum):
     """Grammar shapes that need a special reading when classifying declarations."""
 
     VARIABLE_FUNCTIONS = "variable_functions"  # `const f = () => {}`; test-framework calls
-    FORWARD_DECLARATIONS = "forward_declarations"  # a class node without a body is skipped
     RECEIVER_PARENT = "receiver_parent"  # Go: the receiver type owns a method
     QUALIFIED_NAMES = "qualified_names"  # C++: `A::f` is method f of A
     DOTTED_METHOD_NAMES = "dotted_method_names"  # Ruby: `self.f` is named f
@@ -75,8 +74,9 @@ class Syntax:
 
     functions: frozenset[str]  # function-like: a function at top level, a method in a class
     classes: dict[str, str]  # container node kind -> chunk kind (class, interface, type)
-    bodied: frozenset[str] = frozenset()  # of classes: a declaration only with a body (a Java
-    # enum constant given methods is a class; a plain constant is part of its enum)
+    bodied: frozenset[str] = frozenset()  # of classes: a declaration only with a body (a C
+    # `struct s;` declares nothing; a Java enum constant given methods is a chunk, a plain one
+    # part of its enum)
     types: dict[str, str] = field(default_factory=dict)  # leaf declarations -> chunk kind
     namespaces: frozenset[str] = frozenset()  # children chunked separately, name prefixed
     groups: frozenset[str] = frozenset()  # wrappers whose children are top-level items

@@ -55,9 +55,10 @@ C = Language(
     syntax=Syntax(
         functions=frozenset({"function_definition"}),
         classes={"struct_specifier": "class", "union_specifier": "class"},
+        bodied=frozenset({"struct_specifier", "union_specifier"}),  # `struct s;` declares none
         types=_C_TYPES,
         groups=_PREPROC,
-        quirks=frozenset({Quirk.FORWARD_DECLARATIONS, Quirk.TYPEDEF_STRUCTS, Quirk.MACRO_BLOCKS}),
+        quirks=frozenset({Quirk.TYPEDEF_STRUCTS, Quirk.MACRO_BLOCKS}),
         test_calls=_C_TEST_MACROS,
     ),
     comment_kinds=("comment",),
@@ -87,13 +88,13 @@ CPP = Language(
             "union_specifier": "class",
             "class_specifier": "class",
         },
+        bodied=frozenset({"struct_specifier", "union_specifier", "class_specifier"}),
         types={**_C_TYPES, "alias_declaration": "type", "concept_definition": "type"},
         namespaces=frozenset({"namespace_definition"}),
         groups=_PREPROC | {"linkage_specification"},
         wrappers=frozenset({"template_declaration"}),
         quirks=frozenset(
             {
-                Quirk.FORWARD_DECLARATIONS,
                 Quirk.TYPEDEF_STRUCTS,
                 Quirk.QUALIFIED_NAMES,
                 Quirk.MACRO_BLOCKS,
@@ -169,10 +170,10 @@ RUST = Language(
             "trait_item": "interface",
             "impl_item": "class",
         },
+        bodied=frozenset({"struct_item", "union_item", "enum_item", "trait_item", "impl_item"}),
         types={"type_item": "type"},
         namespaces=frozenset({"mod_item"}),
         attached=frozenset({"attribute_item"}),
-        quirks=frozenset({Quirk.FORWARD_DECLARATIONS}),
     ),
     # doc_comment nodes exist too, but only inside a line_comment or block_comment
     comment_kinds=("line_comment", "block_comment"),
