@@ -21,7 +21,10 @@ A version without the background server gets no served figures.
 
 Each ``--src`` is a source folder put first on PYTHONPATH (default: this checkout's src/).
 With several, their runs alternate (A B A B ...), so a before/after comparison shares the
-machine's moods; wall and CPU seconds (user + system, children included) are reported.
+machine's moods; wall and CPU seconds (user + system, children included) are reported.  The
+first version works in REPO; each other one in a clone of REPO's HEAD made for the run (and
+removed after it), so that versions whose chunkers differ do not rebuild each other's index
+in every timed run.
 
 Each source folder is byte-compiled first (``compileall``, into its ``__pycache__``), as
 ``pip install`` does for an installed package and as Python itself does on a user's first
@@ -181,11 +184,28 @@ def measure(
 def bench(
     repo: Path, sources: list[Path], runs: int, *, compile_sources: bool = True
 ) -> dict[str, dict[str, dict[str, float]]]:
-    target = edited_file(repo)
+    with tempfile.TemporaryDirectory(prefix="ctxopt-bench-repos-") as clones:
+        repos = {src: repo if n == 0 else _clone(repo, Path(clones) / f"v{n}")
+                 for n, src in enumerate(sources)}  # fmt: skip
+        return _bench(repos, runs, compile_sources=compile_sources)
+
+
+def _clone(repo: Path, folder: Path) -> Path:
+    """A clone of repo's HEAD in folder, for one more version to index on its own."""
+    subprocess.run(["git", "clone", "--quiet", str(repo), str(folder)], check=True)
+    return folder
+
+
+def _bench(
+    repos: dict[Path, Path], runs: int, *, compile_sources: bool
+) -> dict[str, dict[str, dict[str, float]]]:
+    """The figures of each version (source folder) in its own work tree (repos)."""
+    sources = list(repos)
+    targets = {src: edited_file(repo) for src, repo in repos.items()}
     if compile_sources:
         for src in sources:  # as an installed package has its bytecode
             compileall.compile_dir(str(src), quiet=1)
-    for src in sources:  # warm up: caches, and an index each version has seen fresh
+    for src, repo in repos.items():  # warm up: caches, and an index each version has seen fresh
         run(src, repo, ["index", "--quiet"])
         run(src, repo, ["query", "warm up", "--json", "--quiet"])
     runtimes = {src: _runtime_folder(src) for src in sources}
@@ -195,14 +215,14 @@ def bench(
             if figure in SERVED:
                 for src, runtime in runtimes.items():
                     if runtime is not None and _server_pid(runtime) is None:
-                        start_server(src, repo, runtime)
+                        start_server(src, repos[src], runtime)
             for turn in range(runs):
                 for src in sources:
                     runtime = runtimes[src]
                     if figure in SERVED and runtime is None:
                         continue
                     samples.setdefault((str(src), figure), []).append(
-                        measure(src, repo, figure, turn, target, runtime)
+                        measure(src, repos[src], figure, turn, targets[src], runtime)
                     )
     finally:
         for runtime in runtimes.values():
@@ -238,6 +258,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     sources = [s.resolve() for s in args.src or [HERE.parent / "src"]]
+    missing = [str(s) for s in sources if not (s / "ctxopt").is_dir()]
+    if missing:  # else Python would import whatever ctxopt is installed, silently
+        sys.exit(f"--src {missing[0]} holds no ctxopt package")
     report = bench(args.repo.resolve(), sources, args.runs, compile_sources=not args.no_compile)
     if args.json:
         print(json.dumps(report, indent=2))
