@@ -393,7 +393,7 @@ def _comment_runs(
             row += 1
             continue
         run_end, count, scan = row, 0, row
-        while scan <= last and (scan in comment_rows or not walk.lines[scan - 1].strip()):
+        while scan <= last and _comment_or_blank(walk, comment_rows, scan):
             if scan in comment_rows:
                 run_end, count = scan, count + 1
             scan += 1
@@ -406,9 +406,11 @@ def _comment_runs(
 
 
 def _only_comments(walk: _Walk, comment_rows: frozenset[int], start: int, end: int) -> bool:
-    return all(
-        row in comment_rows or not walk.lines[row - 1].strip() for row in range(start, end + 1)
-    )
+    return all(_comment_or_blank(walk, comment_rows, row) for row in range(start, end + 1))
+
+
+def _comment_or_blank(walk: _Walk, comment_rows: frozenset[int], row: int) -> bool:
+    return row in comment_rows or not walk.lines[row - 1].strip()
 
 
 def _uncovered(ranges: list[tuple[int, int]], first: int, last: int) -> list[tuple[int, int]]:
