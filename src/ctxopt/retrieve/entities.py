@@ -74,7 +74,11 @@ def extract_entities(task: str) -> Entities:
         if is_code_shaped(tok) and tok not in path_text and not _looks_like_file(tok)
     ]
     for q in quoted:
-        identifiers += [t for t in _IDENT.findall(q) if is_code_shaped(t) or q.strip() == t]
+        identifiers += [
+            t
+            for t in _IDENT.findall(q)
+            if (is_code_shaped(t) or q.strip() == t) and not _looks_like_file(t)
+        ]
     words = [w.lower() for w in _WORD.findall(task) if w.lower() not in STOPWORDS and len(w) > 2]
     return Entities(
         paths=_unique(paths),

@@ -48,6 +48,10 @@ SOURCE_WEIGHTS = {"lexical": 1.0, "vector": 0.3, "entity": 1.0}
 # 0 (0.8: +0.002 / +0.001 / +0.000); test split: recall at 4k +0.006, nothing lost.
 OUTLINE_FACTOR = 0.6
 RECENCY_HALF_LIFE = 90 * 86400
+# A name or bare file name the index has more than VAGUE_COUNT of points at none of them: it
+# matches each as a file of the same stem does, below what makes a chunk required.
+VAGUE_COUNT = 3
+VAGUE_MATCH = 0.7
 
 _ERROR_HANDLING = re.compile(r"\b(raise|throw|except|catch|Err\(|panic|errors?\.|error)\b")
 
@@ -73,6 +77,9 @@ class ScoringContext:
     languages: frozenset[str]  # languages the task mentions
     secondary_wanted: bool  # the task is about tests or docs
     history: Mapping[str, float] = field(default_factory=dict)  # file -> 0..1
+    # Names and bare file names of the task that the index has many of (`main`, `main.rs`):
+    # they point at none of them (see vague_mentions).
+    vague: frozenset[str] = frozenset()
 
 
 # The vectors of the MiniLM transformer did raise recall and changed-line coverage on the
@@ -123,13 +130,18 @@ def symbol_match(
     entities: Entities,
     task_words: frozenset[str],
     names: frozenset[str] | None = None,
+    vague: frozenset[str] = frozenset(),
 ) -> float:
-    """names: the task's symbol names (given by a caller scoring many chunks)."""
+    """names: the task's symbol names (given by a caller scoring many chunks); vague: those
+    the index defines in many places, which name a candidate without pointing at it."""
     names = frozenset(entities.symbol_names) if names is None else names
-    if chunk.qualified_name in names or chunk.name in names:
+    if chunk.qualified_name in names and chunk.qualified_name not in vague:
         return 1.0
-    if names.intersection(chunk.defines):
-        return 0.8
+    if chunk.name in names:
+        return VAGUE_MATCH if chunk.name in vague else 1.0
+    defined = names.intersection(chunk.defines)
+    if defined:
+        return VAGUE_MATCH if defined <= vague else 0.8
     parts = _name_parts(chunk.name)
     if len(parts) >= 2 and all(p in task_words for p in parts):
         return 0.5
@@ -146,12 +158,16 @@ def same_file(path: str, mention: str) -> bool:
     return path == mention or path.endswith("/" + mention) or mention.endswith("/" + path)
 
 
-def path_proximity(path: str, entities: Entities) -> float:
+def path_proximity(path: str, entities: Entities, vague: frozenset[str] = frozenset()) -> float:
+    """1.0 for a file the task names; vague: bare file names many indexed files have (a
+    `main.rs` among fifteen), which make each of them only like a file of the same stem."""
     best = 0.0
     stem = subject_stem(path)
     for mention in entities.paths:
         if same_file(path, mention):
-            return 1.0
+            if mention not in vague:
+                return 1.0
+            best = max(best, VAGUE_MATCH)
         if path.startswith(mention.rstrip("/") + "/") or f"/{mention.rstrip('/')}/" in path:
             best = max(best, 0.6)
         elif PurePosixPath(mention).stem.lower() == stem:
@@ -206,8 +222,8 @@ def features(
         "lexical": candidate.lexical_score / best_lexical if best_lexical > 0 else 0.0,
         "window": candidate.window,
         "semantic": max(0.0, candidate.similarity),
-        "symbol": symbol_match(chunk, ctx.entities, terms.words, terms.names),
-        "proximity": path_proximity(chunk.path, ctx.entities),
+        "symbol": symbol_match(chunk, ctx.entities, terms.words, terms.names, ctx.vague),
+        "proximity": path_proximity(chunk.path, ctx.entities, ctx.vague),
         "location": location_match(chunk, ctx.entities),
         "dependency": min(1.0, 0.5 * len(candidate.graph_hits)),
         "recency": 0.0 if age is None else math.pow(0.5, age / RECENCY_HALF_LIFE),

@@ -21,9 +21,11 @@ from ctxopt.retrieve.history_evidence import history_evidence, message_index
 from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.localise import localise_long_hits, shows_its_lines
 from ctxopt.retrieve.scoring import (
+    VAGUE_COUNT,
     Memo,
     ScoringContext,
     mentioned_languages,
+    same_file,
     score_candidates,
 )
 from ctxopt.retrieve.tuned import ranking_view
@@ -75,9 +77,12 @@ def gather(
     entities: Entities,
     embed: Embed | None,
     indexed: Collection[str],
+    named: Sequence[Chunk] | None = None,
 ) -> dict[str, Candidate]:
-    """Hop 1: full-text, vector and entity candidates."""
+    """Hop 1: full-text, vector and entity candidates (named: the chunks that define the
+    task's symbol names, when the caller has them)."""
     pool: dict[str, Candidate] = {}
+    named = source.named(entities.symbol_names) if named is None else named
     for rank, (chunk, score) in enumerate(source.full_text(query_terms(task), LEXICAL_POOL), 1):
         candidate = _add(pool, chunk)
         candidate.lexical_rank, candidate.lexical_score = rank, score
@@ -85,12 +90,31 @@ def gather(
         for rank, (chunk, sim) in enumerate(source.nearest(embed(task), VECTOR_POOL), 1):
             candidate = _add(pool, chunk)
             candidate.vector_rank, candidate.similarity = rank, sim
-    for chunk in source.named(entities.symbol_names):
+    for chunk in named:
         _add(pool, chunk).entity_hits.add(f"defines {chunk.name}")
     for mention in entities.paths:
         for chunk in _path_chunks(source, mention, indexed):
             _add(pool, chunk).entity_hits.add(f"path {mention}")
     return pool
+
+
+def vague_mentions(
+    entities: Entities, named: Sequence[Chunk], indexed: Collection[str]
+) -> frozenset[str]:
+    """The task's names defined in more than VAGUE_COUNT files, and its bare file names
+    (no folder) more than VAGUE_COUNT indexed files have: `main` and `main.rs` in a
+    workspace of binaries point at none of them."""
+    files_defining: dict[str, set[str]] = {}
+    for chunk in named:
+        for name in {chunk.name, chunk.qualified_name}:
+            files_defining.setdefault(name, set()).add(chunk.path)
+    vague = {name for name, files in files_defining.items() if len(files) > VAGUE_COUNT}
+    for mention in entities.paths:
+        if "/" not in mention:
+            having = sum(1 for path in indexed if same_file(path, mention))
+            if having > VAGUE_COUNT:
+                vague.add(mention)
+    return frozenset(vague)
 
 
 def _path_chunks(source: CandidateSource, mention: str, indexed: Collection[str]) -> list[Chunk]:
@@ -190,7 +214,8 @@ def rank(
         reader, prefilter_clause(options.languages, options.kinds, options.no_tests)
     )
     files = reader.file_records()
-    pool = gather(source, task, entities, embed, files)
+    named = source.named(entities.symbol_names)
+    pool = gather(source, task, entities, embed, files, named)
     graph = reader.graph()
     ctx = ScoringContext(
         entities=entities,
@@ -200,6 +225,7 @@ def rank(
         languages=mentioned_languages(entities, task),
         secondary_wanted=intent.type == IntentType.TEST or _names_docs(entities),
         history=_history(task, reader, files) if weights.get("history", 0.0) > 0 else {},
+        vague=vague_mentions(entities, named, files),
     )
     memo: Memo = {}  # the second pass re-scores only candidates the hops changed
     first = score_candidates(list(pool.values()), ctx, weights, memo)
