@@ -1,7 +1,7 @@
 from dataclasses import replace
 
 from ctxopt.pack.duplicates import near_duplicates
-from ctxopt.pack.select import FILE_HEADER, SelectOptions, select
+from ctxopt.pack.select import FILE_HEADER, NAMED_FLOOR, SelectOptions, select
 from ctxopt.types import (
     Chunk,
     ChunkKind,
@@ -53,13 +53,34 @@ def test_never_exceeds_budget_and_steps_down_before_dropping() -> None:
     assert by_name["big"] == Fidelity.SIGNATURE
 
 
-def test_named_chunks_come_first_even_with_low_score() -> None:
+def test_named_chunks_come_first_when_they_score_near_the_best() -> None:
     hits = [hit(f"f{i}.py", f"f{i}", 0.9, 100) for i in range(5)]
-    hits.append(hit("named.py", "wanted", 0.1, 100, named=True))
+    hits.append(hit("named.py", "wanted", NAMED_FLOOR * 0.9 + 0.01, 100, named=True))
     chosen = select(hits, SelectOptions(budget=250), fake_render)
     assert chosen.chosen[0].hit.chunk.name == "wanted"
     assert chosen.chosen[0].why is PickReason.NAMED
     assert chosen.chosen[0].why.text == "named by the task"
+
+
+def test_a_named_chunk_far_below_the_best_competes_on_its_score() -> None:
+    """A test named after a word of the task's code (`undefined`, `catch`) must not go in
+    before the code that scores far higher."""
+    hits = [hit(f"f{i}.py", f"f{i}", 0.9, 100) for i in range(5)]
+    hits.append(hit("named.py", "wanted", NAMED_FLOOR * 0.9 - 0.01, 100, named=True))
+    chosen = select(hits, SelectOptions(budget=250), fake_render)
+    assert chosen.chosen[0].hit.chunk.name == "f0"
+    assert PickReason.NAMED not in {c.why for c in chosen.chosen}
+    full = [c.hit.chunk.name for c in chosen.chosen if c.fidelity is Fidelity.FULL]
+    assert "wanted" not in full
+
+
+def test_a_chunk_holding_a_line_the_task_names_comes_first_at_any_score() -> None:
+    hits = [hit(f"f{i}.py", f"f{i}", 0.9, 100) for i in range(5)]
+    low = hit("trace.py", "raiser", 0.1, 100)
+    hits.append(replace(low, features={**low.features, "location": 1.0}))
+    chosen = select(hits, SelectOptions(budget=250), fake_render)
+    assert chosen.chosen[0].hit.chunk.name == "raiser"
+    assert chosen.chosen[0].why is PickReason.NAMED
 
 
 def test_a_named_file_fills_at_most_half_the_budget_before_the_rest_competes() -> None:
@@ -342,9 +363,9 @@ def _stepped_down(first_named: bool = False) -> dict[str, Fidelity]:
     """As above, but the weak chunks only just win the per-token order, so the better chunk's
     turn comes while a signature of it still fits."""
     best = hit("b.py", "best", 0.9, 40)
-    small = [
-        hit("a.py", f"s{i}", 0.30 - 0.001 * i, 40, named=first_named and i == 0) for i in range(8)
-    ]
+    small = [hit("a.py", f"s{i}", 0.30 - 0.001 * i, 40) for i in range(8)]
+    if first_named:  # the task names a line of s0 (a name this far below the best would not do)
+        small[0] = replace(small[0], features={**small[0].features, "location": 1.0})
     big = hit("a.py", "big", 0.5, 330)
     budget = 2 * FILE_HEADER + 40 + 8 * 40 + 10
     options = SelectOptions(budget=budget, max_chunks_per_file=10, displace=True)

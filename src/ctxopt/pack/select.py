@@ -47,6 +47,7 @@ LEAD_SHARE = 0.75  # ... when they score this close to the best one ...
 LEAD_MAX_SHARE = 0.25  # ... and each takes at most this share of the budget
 COMPANION_SOURCES = 2  # the best source files whose test file gets its best chunk in ...
 COMPANION_MAX_SHARE = 0.1  # ... when that chunk takes at most this share of the budget
+NAMED_FLOOR = 0.6  # a chunk the task names goes in first only if it scores this close to the best
 NAMED_FILE_SHARE = 0.5  # chunks of files the task names go in first up to this share; the
 # rest compete on score (a pasted compiler warning naming a big file must not fill the pack)
 
@@ -324,7 +325,8 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     state.dropped.extend(
         Dropped(h, DropReason.NEAR_DUPLICATE) for h in hits if h.chunk.id in duplicates
     )
-    _add_named(state, [h for h in pending if h.named_by_task])
+    best = max((h.score for h in pending), default=0.0)
+    _add_named(state, [h for h in pending if h.named_by_task], best)
     _add_whole_files(state, [h for h in pending if not h.named_by_task])
     _add_leads(state, [h for h in pending if not h.named_by_task])
     _add_companion_tests(state, [h for h in pending if not h.named_by_task])
@@ -356,13 +358,15 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
 
 
-def _add_named(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
-    """What the task names: every mandatory chunk and every chunk whose symbol or line it names,
-    then the chunks of the files it names, best first, while they take at most NAMED_FILE_SHARE
-    of the budget."""
+def _add_named(state: _Budget, hits: Sequence[ScoredChunk], best: float) -> None:
+    """What the task names: every mandatory chunk, every chunk holding a line it names and
+    every chunk whose symbol it names that scores at least NAMED_FLOOR of the best hit (a
+    test named after a word of the task's code competes on its score), then the chunks of
+    the files it names, best first, while they take at most NAMED_FILE_SHARE of the budget."""
     room = NAMED_FILE_SHARE * state.options.budget
+    floor = NAMED_FLOOR * best
     for hit in hits:
-        if hit.required:
+        if hit.mandatory or hit.points_at_line or (hit.points_at and hit.score >= floor):
             state.try_add(hit, PickReason.CHANGED if hit.mandatory else PickReason.NAMED)
     for hit in hits:
         if hit.required:

@@ -65,9 +65,14 @@ class ScoredChunk:
     mandatory: bool = False  # the caller requires it in the pack (the chunks a change touches)
 
     @property
+    def points_at_line(self) -> bool:
+        """The task names a line inside this chunk (`src/a.rs:975`, a traceback's line)."""
+        return self.features.get("location", 0.0) >= 1.0
+
+    @property
     def points_at(self) -> bool:
         """The task names this chunk's symbol or a line inside it."""
-        return self.features.get("symbol", 0.0) >= 0.8 or self.features.get("location", 0.0) >= 1.0
+        return self.features.get("symbol", 0.0) >= 0.8 or self.points_at_line
 
     @property
     def required(self) -> bool:
