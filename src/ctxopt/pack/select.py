@@ -325,8 +325,8 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     state.dropped.extend(
         Dropped(h, DropReason.NEAR_DUPLICATE) for h in hits if h.chunk.id in duplicates
     )
-    best = max((h.score for h in pending), default=0.0)
-    _add_named(state, [h for h in pending if h.named_by_task], best)
+    top_score = max((h.score for h in pending), default=0.0)
+    _add_named(state, [h for h in pending if h.named_by_task], top_score)
     _add_whole_files(state, [h for h in pending if not h.named_by_task])
     _add_leads(state, [h for h in pending if not h.named_by_task])
     _add_companion_tests(state, [h for h in pending if not h.named_by_task])
@@ -358,13 +358,13 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
 
 
-def _add_named(state: _Budget, hits: Sequence[ScoredChunk], best: float) -> None:
+def _add_named(state: _Budget, hits: Sequence[ScoredChunk], top_score: float) -> None:
     """What the task names: every mandatory chunk, every chunk holding a line it names and
     every chunk whose symbol it names that scores at least NAMED_FLOOR of the best hit (a
     test named after a word of the task's code competes on its score), then the chunks of
     the files it names, best first, while they take at most NAMED_FILE_SHARE of the budget."""
     room = NAMED_FILE_SHARE * state.options.budget
-    floor = NAMED_FLOOR * best
+    floor = NAMED_FLOOR * top_score
     for hit in hits:
         if hit.mandatory or hit.points_at_line or (hit.points_at and hit.score >= floor):
             state.try_add(hit, PickReason.CHANGED if hit.mandatory else PickReason.NAMED)
