@@ -28,6 +28,7 @@ from ctxopt.retrieve.scoring import (
     same_file,
     score_candidates,
 )
+from ctxopt.retrieve.task_text import ranked_text
 from ctxopt.retrieve.tuned import ranking_view
 from ctxopt.retrieve.windows import (
     Window,
@@ -175,19 +176,6 @@ class Ranking:
     ranking: str  # which weights are in force and why, for --explain
 
 
-RANKED_CHARS = 32_000  # a longer task (a pasted log) is ranked by its start and end ...
-RANKED_HEAD = 1 / 3  # ... this share from its start, the rest from its end (where the error is)
-
-
-def ranked_text(task: str) -> str:
-    """The part of a task the ranking reads: all of it, or its start and end when it is longer
-    than RANKED_CHARS (a 5 MB log would cost seconds and gigabytes and rank no better)."""
-    if len(task) <= RANKED_CHARS:
-        return task
-    head = int(RANKED_CHARS * RANKED_HEAD)
-    return f"{task[:head]}\n{task[-(RANKED_CHARS - head) :]}"
-
-
 def rank(
     settings: Settings,
     task: str,
@@ -253,7 +241,7 @@ def search(
         task=task,
         intent=found.intent,
         entities=found.entities,
-        results=localise_long_hits(found.ranked[: options.k], task, settings.root),
+        results=localise_long_hits(found.ranked[: options.k], ranked_text(task), settings.root),
         candidates=found.candidates,
         embedder=found.embedder,
         confidence=retrieval_confidence(found.entities, found.ranked),
