@@ -84,7 +84,10 @@ def pack(
         typer.Option(
             "--max-chunks-per-file",
             metavar="N",
-            help="Chunks per file at most, unless the task names the file (default 8).",
+            help=(
+                "Chunks per file at most, unless the task names the file (default 8, or one "
+                "per 1,300 tokens of budget when more: 12 at 16k)."
+            ),
         ),
     ] = None,
     diff: Annotated[

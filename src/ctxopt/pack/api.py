@@ -49,6 +49,7 @@ CANDIDATES = 300
 SMALL_BUDGET = 1000
 DEFAULT_BUDGET = 8000
 LOW_CONFIDENCE = 0.15  # below this share of the task's words found, the task passes through
+CAP_TOKENS = 1300  # the default cap per file grows to one chunk per this many tokens of budget
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ def pack_query_result(
         pool,
         SelectOptions(
             budget=budget - fixed,
-            max_chunks_per_file=settings.max_chunks_per_file,
+            max_chunks_per_file=per_file_cap(settings, budget),
             displace=settings.displace_capped,
             path_entries=settings.path_entries,
             named_files=focus,
@@ -240,12 +241,21 @@ def pack_query_result(
         stale=stale,
         model=named,
         model_cost=model_table.estimate_cost(prompt_tokens, named) if named else 0.0,
-        max_chunks_per_file=settings.max_chunks_per_file,
+        max_chunks_per_file=per_file_cap(settings, budget),
         reserve=options.reserve if options.budget is None else None,
         stopped_by=stop_reason(selection.dropped, budget - prompt_tokens),
         candidates=len(pool),
         secrets_redacted=0 if settings.allow_secrets else shown_secrets(selection.chosen),
     )
+
+
+def per_file_cap(settings: Settings, budget: int) -> int:
+    """Chunks per file at most: the user's setting, or by default 8, or one per CAP_TOKENS
+    tokens of budget when that is more (12 at 16k: a 16k pack has room for a file's ninth
+    chunk, which at 8 went to weaker chunks of other files)."""
+    if settings.source("max_chunks_per_file") != "default":
+        return settings.max_chunks_per_file
+    return max(settings.max_chunks_per_file, budget // CAP_TOKENS)
 
 
 def _with_left_out(choice: Choice, work_tree: WorkTree) -> Choice:
