@@ -78,12 +78,11 @@ def gather(
     entities: Entities,
     embed: Embed | None,
     indexed: Collection[str],
-    named: Sequence[Chunk] | None = None,
+    named: Sequence[Chunk],
 ) -> dict[str, Candidate]:
     """Hop 1: full-text, vector and entity candidates (named: the chunks that define the
-    task's symbol names, when the caller has them)."""
+    task's symbol names)."""
     pool: dict[str, Candidate] = {}
-    named = source.named(entities.symbol_names) if named is None else named
     for rank, (chunk, score) in enumerate(source.full_text(query_terms(task), LEXICAL_POOL), 1):
         candidate = _add(pool, chunk)
         candidate.lexical_rank, candidate.lexical_score = rank, score
