@@ -187,11 +187,12 @@ def pack_query_result(
     if not settings.allow_secrets:  # before compression and fitting: the budget holds
         hits = redacted_hits(hits)
     pool = hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task]
+    cap = per_file_cap(settings, budget)
     selection = select(
         pool,
         SelectOptions(
             budget=budget - fixed,
-            max_chunks_per_file=per_file_cap(settings, budget),
+            max_chunks_per_file=cap,
             displace=settings.displace_capped,
             path_entries=settings.path_entries,
             named_files=focus,
@@ -241,7 +242,7 @@ def pack_query_result(
         stale=stale,
         model=named,
         model_cost=model_table.estimate_cost(prompt_tokens, named) if named else 0.0,
-        max_chunks_per_file=per_file_cap(settings, budget),
+        max_chunks_per_file=cap,
         reserve=options.reserve if options.budget is None else None,
         stopped_by=stop_reason(selection.dropped, budget - prompt_tokens),
         candidates=len(pool),

@@ -173,6 +173,7 @@ class Ranking:
     embedder: str
     weights: dict[str, float]
     ranking: str  # which weights are in force and why, for --explain
+    text: str  # the task as the ranking read it (ranked_text)
 
 
 def rank(
@@ -222,7 +223,7 @@ def rank(
     ranked = score_candidates(list(pool.values()), ctx, weights, memo)
     spec = glob_spec(options.globs)
     ranked = [s for s in ranked if spec is None or spec.match_file(s.chunk.path)]
-    return Ranking(ranked, len(pool), entities, intent, meta.embedder, weights, note)
+    return Ranking(ranked, len(pool), entities, intent, meta.embedder, weights, note, task)
 
 
 def search(
@@ -240,7 +241,7 @@ def search(
         task=task,
         intent=found.intent,
         entities=found.entities,
-        results=localise_long_hits(found.ranked[: options.k], ranked_text(task), settings.root),
+        results=localise_long_hits(found.ranked[: options.k], found.text, settings.root),
         candidates=found.candidates,
         embedder=found.embedder,
         confidence=retrieval_confidence(found.entities, found.ranked),
