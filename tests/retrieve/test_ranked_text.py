@@ -1,5 +1,5 @@
 """The ranking reads a long task by its start and end (a pasted log of megabytes), and not the
-lines git and GitHub write into commit messages."""
+lines git and GitHub write into commit messages, nor references to issues."""
 
 from __future__ import annotations
 
@@ -10,7 +10,12 @@ from ctxopt.index.build import build_index
 from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
 from ctxopt.retrieve.search import QueryOptions, rank
-from ctxopt.retrieve.task_text import RANKED_CHARS, ranked_text, without_git_boilerplate
+from ctxopt.retrieve.task_text import (
+    RANKED_CHARS,
+    ranked_text,
+    without_git_boilerplate,
+    without_references,
+)
 from helpers import HashEmbedder, commit_all, init_repo, write_files
 
 
@@ -49,6 +54,26 @@ def test_the_author_s_own_words_about_merging_are_read() -> None:
         assert ranked_text(task) == task
 
 
+def test_lines_that_only_close_or_point_at_issues_are_not_read() -> None:
+    task = (
+        "Land the progress bar on its final position\n\n"
+        "Closes #3571.\nFixes: https://github.com/pallets/click/issues/3570\n"
+        "Refs pallets/click#12, #13 and #14\nFollow-up to #1956."
+    )
+    assert ranked_text(task) == "Land the progress bar on its final position"
+    inline = "Quote the path as https://gitlab.com/a/b/-/merge_requests/7 does"
+    assert without_references(inline) == "Quote the path as  does"
+
+
+def test_the_author_s_words_around_references_are_read() -> None:
+    for task in (
+        "Fixes #123 where close() leaks the handle",  # more than a reference on the line
+        "Closes #12",  # nothing else left: the task as given
+        "See https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Retry-After",
+    ):
+        assert ranked_text(task) == task
+
+
 @pytest.fixture(scope="module")
 def merged(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     repo = init_repo(tmp_path_factory.mktemp("merged") / "repo")
@@ -57,6 +82,8 @@ def merged(tmp_path_factory: pytest.TempPathFactory) -> Settings:
         {
             "script/backport-pr": "#!/bin/sh\n# merge a pull request: fetch the pull request,"
             " merge it, push the merge\ngit fetch origin pull/$1/head\ngit merge FETCH_HEAD\n",
+            "lib/closing.rb": "class Socket\n  def close\n    @io.close # closes the io\n"
+            "  end\nend\n",
             "lib/publisher.rb": "class Publisher\n  def publish?(thing)\n"
             "    can_be_published?(thing) && !hidden_in_the_future?(thing)\n  end\n\n"
             "  def hidden_in_the_future?(thing)\n    thing.date > Time.now && !future\n"
@@ -76,3 +103,10 @@ def test_a_merge_subject_does_not_rank_the_merge_script(merged: Settings) -> Non
     assert all(
         hit.features["lexical"] == 0.0 for hit in ranked if hit.chunk.path.startswith("script")
     )
+
+
+def test_a_closing_reference_does_not_rank_close_methods(merged: Settings) -> None:
+    task = "Publish things hidden in the future\n\nCloses #3571.\nCloses #3572"
+    ranked = rank(merged, task, QueryOptions(), reader=IndexReader(merged.db_path)).ranked
+    assert ranked[0].chunk.path == "lib/publisher.rb"
+    assert all(hit.features["lexical"] == 0.0 for hit in ranked if "closing" in hit.chunk.path)

@@ -1,5 +1,6 @@
 """The text of a task the ranking reads: without the lines git and GitHub write into commit
-messages (merge subjects, trailers), and only the start and end of a pasted log."""
+messages (merge subjects, trailers), the references to issues and pull requests, and only
+the start and end of a pasted log."""
 
 from __future__ import annotations
 
@@ -23,6 +24,32 @@ _GIT_BOILERPLATE = re.compile(
 )
 
 
+# A reference to an issue or pull request: "#12", "owner/repo#12", or its web address on any
+# forge ("https://github.com/owner/repo/issues/12", ".../pull/7", ".../-/merge_requests/3").
+_ISSUE_URL = r"https?://\S+?/(?:issues|pulls?|merge_requests|discussions)/\d+[^\s)>\]]*"
+_REFERENCE = rf"(?:{_ISSUE_URL}|(?:[\w.-]+/[\w.-]+)?#\d+)"
+# A line that only closes or points at issues ("Closes #12.", "Fixes: <url>", "Refs a/b#3"):
+# its words ("closes", the forge's host, the owner and the repository's name) rank whatever
+# code shares them (a `close` method, every file of a repository named in its own paths).
+_REFERENCE_LINE = re.compile(
+    r"^[ \t]*(?:(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|refs?|references|see(?: also)?"
+    r"|related(?: to)?|part of|follow[- ]?up(?: to| of)?)\b[ \t]*:?[ \t]*)?"
+    rf"{_REFERENCE}(?:[ \t]*(?:,|and|&)?[ \t]*{_REFERENCE})*[ \t]*[.,]?[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_ISSUE_ADDRESS = re.compile(_ISSUE_URL, re.IGNORECASE)
+
+
+def without_references(task: str) -> str:
+    """The task without the lines that only close or point at issues or pull requests, and
+    without the web addresses of issues and pull requests elsewhere in it; the task as given
+    when nothing else is left."""
+    if not (_REFERENCE_LINE.search(task) or _ISSUE_ADDRESS.search(task)):
+        return task
+    kept = _ISSUE_ADDRESS.sub("", _REFERENCE_LINE.sub("", task)).strip()
+    return kept if kept else task
+
+
 def without_git_boilerplate(task: str) -> str:
     """The task without lines git or GitHub wrote into a commit message; the task as given
     when nothing else is left (a task that is only `Merge branch 'fix-login'`)."""
@@ -39,4 +66,4 @@ def ranked_text(task: str) -> str:
     if len(task) > RANKED_CHARS:
         head = int(RANKED_CHARS * RANKED_HEAD)
         task = f"{task[:head]}\n{task[-(RANKED_CHARS - head) :]}"
-    return without_git_boilerplate(task)
+    return without_references(without_git_boilerplate(task))
