@@ -74,6 +74,16 @@ def test_the_author_s_words_around_references_are_read() -> None:
         assert ranked_text(task) == task
 
 
+def test_long_lines_of_slashes_and_addresses_are_read_as_given() -> None:
+    # shapes that make one pattern over a whole line backtrack for minutes
+    for task in (
+        "See https://" + "a/" * 15_000,
+        "Refs " + "a/b#1 " * 5_000 + "!",
+        "http://x/" * 3_500,
+    ):
+        assert len(task) < RANKED_CHARS and ranked_text(task) == task
+
+
 @pytest.fixture(scope="module")
 def merged(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     repo = init_repo(tmp_path_factory.mktemp("merged") / "repo")

@@ -24,29 +24,52 @@ _GIT_BOILERPLATE = re.compile(
 )
 
 
-# A reference to an issue or pull request: "#12", "owner/repo#12", or its web address on any
-# forge ("https://github.com/owner/repo/issues/12", ".../pull/7", ".../-/merge_requests/3").
-_ISSUE_URL = r"https?://\S+?/(?:issues|pulls?|merge_requests|discussions)/\d+[^\s)>\]]*"
-_REFERENCE = rf"(?:{_ISSUE_URL}|(?:[\w.-]+/[\w.-]+)?#\d+)"
-# A line that only closes or points at issues ("Closes #12.", "Fixes: <url>", "Refs a/b#3"):
-# its words ("closes", the forge's host, the owner and the repository's name) rank whatever
-# code shares them (a `close` method, every file of a repository named in its own paths).
-_REFERENCE_LINE = re.compile(
-    r"^[ \t]*(?:(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|refs?|references|see(?: also)?"
-    r"|related(?: to)?|part of|follow[- ]?up(?: to| of)?)\b[ \t]*:?[ \t]*)?"
-    rf"{_REFERENCE}(?:[ \t]*(?:,|and|&)?[ \t]*{_REFERENCE})*[ \t]*[.,]?[ \t]*$",
-    re.IGNORECASE | re.MULTILINE,
+# A line that only closes or points at issues or pull requests ("Closes #12.", "Fixes: <url>",
+# "Refs a/b#3, #4"): its words ("closes", the forge's host, the owner and the repository's name)
+# rank whatever code shares them (a `close` method, every file under a folder named like the
+# repository).  Matched token by token, never by one pattern over a whole line, so that a long
+# line of slashes or addresses costs linear time.
+_POINTING_WORDS = re.compile(
+    r"(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|refs?|references|see(?: also)?|related(?: to)?"
+    r"|part of|follow[- ]?up(?: to| of)?)\b[ \t]*:?",
+    re.IGNORECASE,
 )
-_ISSUE_ADDRESS = re.compile(_ISSUE_URL, re.IGNORECASE)
+_SHORT_REFERENCE = re.compile(r"(?:[\w.-]+/[\w.-]+)?#\d+")  # "#12", "owner/repo#12"
+_ISSUE_PATH = re.compile(r"/(?:issues|pulls?|merge_requests|discussions)/\d+")
+_SEPARATORS = re.compile(r"(?:[ \t,&]|\band\b)+", re.IGNORECASE)
+_TOKEN = re.compile(r"\S+")
+_ENCLOSING = "([<>)]\"'.,;:"
+
+
+def _is_issue_address(token: str) -> bool:
+    """The web address of an issue, pull or merge request on any forge
+    ("https://github.com/owner/repo/issues/12", ".../pull/7", ".../-/merge_requests/3")."""
+    bare = token.strip(_ENCLOSING).lower()
+    return bare.startswith(("http://", "https://")) and _ISSUE_PATH.search(bare) is not None
+
+
+def _only_references(line: str) -> bool:
+    rest = line.strip()
+    words = _POINTING_WORDS.match(rest)
+    if words:
+        rest = rest[words.end() :]
+    tokens = [t.rstrip(".,") for t in _SEPARATORS.split(rest) if t]
+    return bool(tokens) and all(
+        _SHORT_REFERENCE.fullmatch(t) is not None or _is_issue_address(t) for t in tokens
+    )
 
 
 def without_references(task: str) -> str:
     """The task without the lines that only close or point at issues or pull requests, and
     without the web addresses of issues and pull requests elsewhere in it; the task as given
     when nothing else is left."""
-    if not (_REFERENCE_LINE.search(task) or _ISSUE_ADDRESS.search(task)):
+    lines = [line for line in task.splitlines() if not _only_references(line)]
+    kept = "\n".join(
+        _TOKEN.sub(lambda m: "" if _is_issue_address(m.group()) else m.group(), line)
+        for line in lines
+    ).strip()
+    if kept == task.strip():
         return task
-    kept = _ISSUE_ADDRESS.sub("", _REFERENCE_LINE.sub("", task)).strip()
     return kept if kept else task
 
 
