@@ -128,3 +128,21 @@ def test_locations_from_compiler_output_tracebacks_and_links() -> None:
         ("core.py", 40),
     )
     assert "home/me/proj/src/click/core.py" in entities.paths
+
+
+def test_a_forge_link_to_a_line_is_a_location() -> None:
+    task = "fails at https://github.com/o/r/blob/main/src/a.py#L12 (and foo/bar.ts:7)"
+    assert extract_entities(task).locations == (
+        ("github.com/o/r/blob/main/src/a.py", 12),
+        ("foo/bar.ts", 7),
+    )
+
+
+def test_a_long_run_of_path_characters_is_read_once() -> None:
+    # a pasted base64 blob or a path of thousands of parts: a location is sought from the
+    # run's start, not from after each slash (which took minutes on 15,000 parts)
+    for blob in ("See https://" + "a/" * 15_000, "key " + "AbC/dE+f" * 4_000 + " end"):
+        entities = extract_entities(blob)
+        assert entities.locations == ()
+    path = "/".join(["part"] * 5_000) + "/a.py"
+    assert extract_entities(f"at {path}:3").locations == ((path, 3),)

@@ -13,9 +13,13 @@ _EXTENSIONS = "|".join(sorted({ext[1:] for language in ALL for ext in language.m
 _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.\w{1,6}|[\w-]+\.(?:" + _EXTENSIONS + r"))\b"
 )
-# A place in a file: "src/a.rs:975:13", "a.py#L12", a traceback's 'File "/x/a.py", line 12'.
+# A place in a file: "src/a.rs:975:13", "a.py#L12", a traceback's 'File "/x/a.py", line 12', a
+# forge's link (".../blob/main/src/a.py#L12"). It starts where a run of path characters does, or
+# right after "://": starting inside a run (after each "/") made a long run of "a/a/a/..." (a
+# pasted base64 blob) cost quadratic time.
 _LOCATION = re.compile(
-    r"(?<![\w.-])/?((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]\w{0,5})(?::(\d+)\b|#L(\d+)\b|\", line (\d+)\b)"
+    r"(?:(?<=://)|(?<![\w/.-]))/?((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]\w{0,5})"
+    r"(?::(\d+)\b|#L(\d+)\b|\", line (\d+)\b)"
 )
 _DIR = re.compile(r"(?<![\w/.-])((?:[\w.-]+/){1,}[\w.-]*)(?=[\s,;:)'\"`]|$)")
 _QUOTED = re.compile(r"`([^`\n]{2,120})`|\"([^\"\n]{2,120})\"|'([^'\n]{2,120})'")
