@@ -121,9 +121,12 @@ def _path_chunks(source: CandidateSource, mention: str, indexed: Collection[str]
     """Chunks of the files a mention names; a prefix from another machine (an absolute
     path in a traceback) is dropped folder by folder, down to folder/file, until the rest
     is the tail of an indexed path (checked in memory: one query per mention); a mention
-    that is no file's tail (a folder, a missing file) is looked up as written."""
+    that is no file's tail (a folder, a missing file) is looked up as written.  Only tails no
+    deeper than the deepest indexed path are tried (a pasted run of thousands of `./` is
+    not tried thousands of times)."""
     parts = mention.split("/")
-    for first in range(max(1, len(parts) - 1)):
+    deepest = max((path.count("/") for path in indexed), default=0) + 1
+    for first in range(max(0, len(parts) - deepest), max(1, len(parts) - 1)):
         tail = "/".join(parts[first:])
         if any(path == tail or path.endswith("/" + tail) for path in indexed):
             return source.path_like(tail)

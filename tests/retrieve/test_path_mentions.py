@@ -1,0 +1,45 @@
+"""A path the task gives is matched to an indexed file by its tail, however deep the prefix
+from another machine (a traceback's absolute path, a pasted run of `./`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ctxopt.config.settings import Settings, load_settings
+from ctxopt.index.build import build_index
+from ctxopt.index.process import IN_PROCESS
+from ctxopt.index.store import IndexReader
+from ctxopt.retrieve.search import QueryOptions, rank
+from helpers import HashEmbedder, commit_all, init_repo, write_files
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    root: Path = init_repo(tmp_path_factory.mktemp("paths") / "repo")
+    write_files(
+        root,
+        {
+            "src/shop/cart.py": "def total(items):\n    return sum(i.price for i in items)\n",
+            "src/shop/stock.py": "def reserve(item):\n    item.reserved = True\n",
+        },
+    )
+    commit_all(root)
+    settings = load_settings(root)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    return settings
+
+
+def _top_paths(settings: Settings, task: str) -> list[str]:
+    ranking = rank(settings, task, QueryOptions(), reader=IndexReader(settings.db_path))
+    return [hit.chunk.path for hit in ranking.ranked if hit.features["proximity"] >= 1.0]
+
+
+def test_a_deep_prefix_from_another_machine_is_dropped(repo: Settings) -> None:
+    deep = "/build/" + "x/" * 3_000 + "src/shop/cart.py"
+    assert _top_paths(repo, f'File "{deep}", line 2, in total') == ["src/shop/cart.py"]
+
+
+def test_a_run_of_thousands_of_dot_slashes_names_no_file(repo: Settings) -> None:
+    assert _top_paths(repo, "./" * 15_000) == []
