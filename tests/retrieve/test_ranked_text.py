@@ -75,7 +75,7 @@ def test_the_author_s_words_around_references_are_read() -> None:
 
 
 def test_long_lines_of_slashes_and_addresses_are_read_as_given() -> None:
-    # shapes that make one pattern over a whole line backtrack for minutes
+    # shapes that made one pattern over a whole line backtrack for over a minute
     for task in (
         "See https://" + "a/" * 15_000,
         "Refs " + "a/b#1 " * 5_000 + "!",
