@@ -1,5 +1,5 @@
 """A path the task gives is matched to an indexed file by its tail, however deep the prefix
-from another machine (a traceback's absolute path, a pasted run of `./`)."""
+from another machine (an absolute path, with or without a line; a pasted run of `./`)."""
 
 from __future__ import annotations
 
@@ -43,3 +43,8 @@ def test_a_deep_prefix_from_another_machine_is_dropped(repo: Settings) -> None:
 
 def test_a_run_of_thousands_of_dot_slashes_names_no_file(repo: Settings) -> None:
     assert _top_paths(repo, "./" * 15_000) == []
+
+
+def test_an_absolute_path_without_a_line_names_its_file(repo: Settings) -> None:
+    task = "reserve fails for items listed in /home/me/work/shop/src/shop/stock.py"
+    assert _top_paths(repo, task) == ["src/shop/stock.py"]

@@ -10,8 +10,9 @@ from ctxopt.types import Entities
 
 # A bare `name.ext` is a file when ext is one a task names files by (`cli.py`, `lib.rs`).
 _EXTENSIONS = "|".join(sorted({ext[1:] for language in ALL for ext in language.mention_extensions}))
+# An absolute path ("/home/me/proj/src/a.py") is a path too: its tail names the indexed file.
 _PATH = re.compile(
-    r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.\w{1,6}|[\w-]+\.(?:" + _EXTENSIONS + r"))\b"
+    r"(?<![\w/.-])/?((?:[\w.-]+/)+[\w.-]+\.\w{1,6}|[\w-]+\.(?:" + _EXTENSIONS + r"))\b"
 )
 # A place in a file: "src/a.rs:975:13", "a.py#L12", a traceback's 'File "/x/a.py", line 12', a
 # forge's link (".../blob/main/src/a.py#L12"). It starts where a run of path characters does, or
