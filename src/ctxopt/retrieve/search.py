@@ -92,8 +92,9 @@ def gather(
             candidate.vector_rank, candidate.similarity = rank, sim
     for chunk in named:
         _add(pool, chunk).entity_hits.add(f"defines {chunk.name}")
+    deepest = max((path.count("/") for path in indexed), default=0) + 1  # parts of the deepest path
     for mention in entities.paths:
-        for chunk in _path_chunks(source, mention, indexed):
+        for chunk in _path_chunks(source, mention, indexed, deepest):
             _add(pool, chunk).entity_hits.add(f"path {mention}")
     return pool
 
@@ -117,15 +118,16 @@ def vague_mentions(
     return frozenset(vague)
 
 
-def _path_chunks(source: CandidateSource, mention: str, indexed: Collection[str]) -> list[Chunk]:
+def _path_chunks(
+    source: CandidateSource, mention: str, indexed: Collection[str], deepest: int
+) -> list[Chunk]:
     """Chunks of the files a mention names; a prefix from another machine (an absolute
     path in a traceback) is dropped folder by folder, down to folder/file, until the rest
     is the tail of an indexed path (checked in memory: one query per mention); a mention
     that is no file's tail (a folder, a missing file) is looked up as written.  Only tails no
-    deeper than the deepest indexed path are tried (a pasted run of thousands of `./` is
-    not tried thousands of times)."""
+    deeper than the deepest indexed path (`deepest` parts) are tried (a pasted run of
+    thousands of `./` is not tried thousands of times)."""
     parts = mention.split("/")
-    deepest = max((path.count("/") for path in indexed), default=0) + 1
     for first in range(max(0, len(parts) - deepest), max(1, len(parts) - 1)):
         tail = "/".join(parts[first:])
         if any(path == tail or path.endswith("/" + tail) for path in indexed):
