@@ -156,3 +156,27 @@ def test_table_and_explain_name_parts_of_a_long_function(tmp_path: Path, cli: Cl
     )
     assert explained.code == 0, explained.err
     assert "settle_invoices#" not in explained.err
+
+
+def test_json_gives_a_long_chunk_the_lines_a_pack_excerpts(tmp_path: Path, cli: CliRunner) -> None:
+    """A long function whose middle holds the task's words gets `excerpt`: those lines, the
+    ones `pack` shows of it as an excerpt; a short function gets none."""
+    body = [f"    step_{i} = ledger.post(entry_{i})" for i in range(150)]
+    body[110] = "    refund_total = reconcile_chargeback(dispute_window, refund_total)"
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "ledger.py").write_text(
+        "def close_books(ledger):\n" + "\n".join(body) + "\n    return ledger\n\n\n"
+        "def reconcile(total):\n    return reconcile_chargeback(0, total)\n"
+    )
+    init_repo(repo)
+    assert cli("index", str(repo), "--quiet").code == 0
+    results = top(cli, repo, "reconcile_chargeback ignores the dispute_window")
+    by_name = {item["name"]: item for item in results}
+    long_one = by_name["close_books"]
+    excerpt = long_one["excerpt"]
+    assert long_one["start_line"] < excerpt["start_line"] <= 112 <= excerpt["end_line"]
+    assert excerpt["end_line"] - excerpt["start_line"] < 100
+    assert "excerpt" not in by_name["reconcile"]
+    table = cli("query", "reconcile_chargeback ignores the dispute_window", "--path", str(repo))
+    assert f"the task's words at lines {excerpt['start_line']}-" in " ".join(table.out.split())

@@ -6,6 +6,7 @@ from typing import Any
 
 from ctxopt.cli.console import Terminal, plain
 from ctxopt.pack.labels import chunk_place, shown_name
+from ctxopt.pack.select import excerpt_lines
 from ctxopt.types import Chunk, QueryResult, ScoredChunk
 
 
@@ -24,6 +25,10 @@ def chunk_json(chunk: Chunk) -> dict[str, Any]:
 
 def result_json(hit: ScoredChunk, *, explain: bool) -> dict[str, Any]:
     item = chunk_json(hit.chunk) | {"score": hit.score, "reasons": list(hit.reasons)}
+    excerpt = excerpt_lines(hit)
+    if excerpt is not None:
+        # a long chunk's lines where the task's words gather: what a pack shows of it as an excerpt
+        item["excerpt"] = {"start_line": excerpt[0], "end_line": excerpt[1]}
     if explain:
         item["factors"] = hit.factors
     return item
@@ -56,6 +61,9 @@ def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> No
     for position, (hit, place) in enumerate(zip(result.results, places, strict=True), 1):
         chunk = hit.chunk
         why = "; ".join(hit.reasons[:3])
+        excerpt = excerpt_lines(hit)
+        if excerpt is not None:
+            why += f"; the task's words at lines {excerpt[0]}-{excerpt[1]}"
         if explain:
             shares = sorted(hit.factors.items(), key=lambda kv: -abs(kv[1]))
             why += "\n" + ", ".join(f"{k} {v:+.3f}" for k, v in shares if v)
