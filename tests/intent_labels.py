@@ -74,11 +74,13 @@ LABELLED: tuple[tuple[str, str], ...] = (
     ("the build is slow since the last release, find out why", "debug"),
     ("debug the intermittent deadlock in the pool", "debug"),
     ("where does this stack trace come from", "debug"),
+    ("check the return value of the fcntl call: it can fail", "bug_fix"),
     # review
     ("review this change", "review"),
     ("please review the diff for correctness", "review"),
     ("code review of the retry changes", "review"),
     ("look over this pull request before I merge it", "review"),
     ("check my patch for bugs", "review"),
+    ("check this before I merge it", "review"),
     ("review the changes to the router for regressions", "review"),
 )

@@ -103,6 +103,13 @@ def test_the_issue_s_examples(task: str, intent: IntentType) -> None:
     assert detect_intent(task, extract_entities(task)).type == intent
 
 
+def test_checking_a_value_is_the_change_not_a_review() -> None:
+    """"check the return value" asks for code that checks; "check this" asks for a review."""
+    task = "unix: check the return value of the fcntl call, it can fail"
+    assert detect_intent(task, extract_entities(task)).type == IntentType.BUG_FIX
+    assert detect_intent("check this before I merge", extract_entities("")).type == IntentType.REVIEW
+
+
 def test_complexity_grows_with_scope() -> None:
     simple = "rename foo"
     hard = (

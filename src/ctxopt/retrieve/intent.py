@@ -102,7 +102,8 @@ PATTERNS: dict[IntentType, tuple[str, ...]] = {
         r"\blook over\b",
         r"\bpull request\b",
         r"\b(this|the|my) (change|diff|patch|pr)\b",
-        r"\bcheck (this|the|my)\b",
+        # "check this", "check my patch"; "check the return value" is the change itself
+        r"\bcheck (this|my)\b",
     ),
 }
 _COMPILED = {intent: [re.compile(p, re.I) for p in pats] for intent, pats in PATTERNS.items()}
