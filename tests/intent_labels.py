@@ -75,6 +75,8 @@ LABELLED: tuple[tuple[str, str], ...] = (
     ("debug the intermittent deadlock in the pool", "debug"),
     ("where does this stack trace come from", "debug"),
     ("check the return value of the fcntl call: it can fail", "bug_fix"),
+    ("This patch adds a reduced interface for the stringTo values", "feature_add"),
+    ("address review feedback: move the helper near Lineage", "refactor"),
     # review
     ("review this change", "review"),
     ("please review the diff for correctness", "review"),
@@ -82,5 +84,6 @@ LABELLED: tuple[tuple[str, str], ...] = (
     ("look over this pull request before I merge it", "review"),
     ("check my patch for bugs", "review"),
     ("check this before I merge it", "review"),
+    ("could you look over the router changes for regressions?", "review"),
     ("review the changes to the router for regressions", "review"),
 )

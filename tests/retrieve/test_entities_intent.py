@@ -104,10 +104,27 @@ def test_the_issue_s_examples(task: str, intent: IntentType) -> None:
 
 
 def test_checking_a_value_is_the_change_not_a_review() -> None:
-    """"check the return value" asks for code that checks; "check this" asks for a review."""
+    """Asking for code that checks a value is the change itself; "check this" asks for a
+    review."""
     task = "unix: check the return value of the fcntl call, it can fail"
     assert detect_intent(task, extract_entities(task)).type == IntentType.BUG_FIX
-    assert detect_intent("check this before I merge", extract_entities("")).type == IntentType.REVIEW
+    review = "check this before I merge"
+    assert detect_intent(review, extract_entities(review)).type == IntentType.REVIEW
+
+
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [
+        ("This patch adds a reduced interface for the stringTo values", IntentType.FEATURE_ADD),
+        ("address review feedback: move the helper near Lineage", IntentType.REFACTOR),
+        ("Fix the parser.\n\nThis PR changes how quotes are read.", IntentType.BUG_FIX),
+    ],
+)
+def test_a_commit_describing_itself_is_not_a_review_request(
+    message: str, intent: IntentType
+) -> None:
+    """Messages tell what their change does: "This patch ...", "review feedback"."""
+    assert detect_intent(message, extract_entities(message)).type == intent
 
 
 def test_complexity_grows_with_scope() -> None:

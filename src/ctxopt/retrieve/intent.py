@@ -97,12 +97,14 @@ PATTERNS: dict[IntentType, tuple[str, ...]] = {
         r"\binvestigate\b",
         r"\bfind out\b",
     ),
+    # A request to review, not a change's own account of itself: "This patch adds ...",
+    # "address review feedback" and "check the return value" describe or make a change.
     IntentType.REVIEW: (
-        r"\breview(s|ed|ing)?\b",
-        r"\blook over\b",
-        r"\bpull request\b",
-        r"\b(this|the|my) (change|diff|patch|pr)\b",
-        # "check this", "check my patch"; "check the return value" is the change itself
+        r"^\W*(please\s+)?(review|look over)\b",
+        r"\b(please|could you|can you|would you)\s+(review|look over|check)\b",
+        r"\b(review|look over|go over|look at|check)\s+(this|the|my|these|our)\s+"
+        r"(changes?|diffs?|patch(es)?|prs?|pull requests?|commits?|branch|code)\b",
+        r"\bcode review of\b",
         r"\bcheck (this|my)\b",
     ),
 }
