@@ -85,5 +85,6 @@ LABELLED: tuple[tuple[str, str], ...] = (
     ("check my patch for bugs", "review"),
     ("check this before I merge it", "review"),
     ("could you look over the router changes for regressions?", "review"),
+    ("Review the fix for the crash in the parser", "review"),
     ("review the changes to the router for regressions", "review"),
 )

@@ -100,7 +100,7 @@ PATTERNS: dict[IntentType, tuple[str, ...]] = {
     # A request to review, not a change's own account of itself: "This patch adds ...",
     # "address review feedback" and "check the return value" describe or make a change.
     IntentType.REVIEW: (
-        r"^\W*(please\s+)?(review|look over)\b",
+        r"^\W*(please\s+)?(review|look\s+over)\b",  # no space: it is a lead, counted twice
         r"\b(please|could you|can you|would you)\s+(review|look over|check)\b",
         r"\b(review|look over|go over|look at|check)\s+(this|the|my|these|our)\s+"
         r"(changes?|diffs?|patch(es)?|prs?|pull requests?|commits?|branch|code)\b",
