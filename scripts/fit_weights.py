@@ -21,6 +21,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -113,8 +114,17 @@ def extract(args: argparse.Namespace) -> None:
 
 
 def load(path: Path) -> tuple[list[str], list[StoredCase]]:
-    data = json.loads(path.read_text())
-    cases = [
+    try:
+        data = json.loads(path.read_text())
+        return data["features"], _cases(data)
+    except OSError as exc:
+        raise BenchError(f"cannot read {path}: {exc.strerror}") from None
+    except (ValueError, KeyError, TypeError):
+        raise BenchError(f"{path} is not a file of `fit_weights.py extract`") from None
+
+
+def _cases(data: dict[str, Any]) -> list[StoredCase]:
+    return [
         StoredCase(
             c["repo"],
             c["sha"],
@@ -124,7 +134,6 @@ def load(path: Path) -> tuple[list[str], list[StoredCase]]:
         )
         for c in data["cases"]
     ]
-    return data["features"], cases
 
 
 def objective(cases: Sequence[StoredCase], weights: Sequence[float]) -> float:
@@ -164,8 +173,8 @@ def fit(args: argparse.Namespace) -> None:
                     print(f"move {name} {current:g} -> {value:g}: {best:.4f}", file=sys.stderr)
         if not moved:
             break
-    changed = {n: (a, b) for n, a, b in zip(names, start, weights, strict=True) if a != b}
-    print(f"moves: {changed or 'none'}")
+    moves = [f"{n} {a:g} -> {b:g}" for n, a, b in zip(names, start, weights, strict=True) if a != b]
+    print(f"moves: {', '.join(moves) or 'none'}")
     for label, cases in (("fit on", train), ("checked on", check)):
         print(describe(f"{label} {args.train if cases is train else args.check}, defaults",
                        cases, start))  # fmt: skip
@@ -175,7 +184,10 @@ def fit(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        extract(args) if args.command == "extract" else fit(args)
+        if args.command == "extract":
+            extract(args)
+        else:
+            fit(args)
     except BenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
