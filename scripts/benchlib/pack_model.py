@@ -16,13 +16,18 @@ import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-LEAD_COUNT = 5
-LEAD_TOKENS = 800
-LEAD_SHARE = 0.75
-LEAD_MAX_SHARE = 0.25
-DENSITY_EXPONENT = 0.25
-DIVERSITY_DECAY = 0.95
-FILE_HEADER = 24
+# The selection's own constants, so the model follows them when they change.
+from ctxopt.pack.select import (
+    DENSITY_EXPONENT,
+    DIVERSITY_DECAY,
+    FILE_HEADER,
+    LEAD_COUNT,
+    LEAD_MAX_SHARE,
+    LEAD_SHARE,
+    LEAD_TOKENS,
+)
+
+__all__ = ["FILE_HEADER", "Candidate", "StoredCase", "mean_shares", "pack_shares"]
 
 
 @dataclass(frozen=True)
