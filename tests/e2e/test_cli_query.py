@@ -137,7 +137,8 @@ def test_unknown_filter_values_are_one_line_usage_errors(
 
 
 def test_table_and_explain_name_parts_of_a_long_function(tmp_path: Path, cli: CliRunner) -> None:
-    """A long function indexed as parts reads `name (part N)`, never the internal `name#N`."""
+    """A long function indexed as parts reads `name (part N)`, never the internal `name#N`; JSON
+    gives the function's own name and the part's number."""
     body = "\n".join(
         f"    value_{i} = compute_total(order_{i}, discount_rate_{i}, shipping_cost_{i})"
         for i in range(400)
@@ -156,6 +157,14 @@ def test_table_and_explain_name_parts_of_a_long_function(tmp_path: Path, cli: Cl
     )
     assert explained.code == 0, explained.err
     assert "settle_invoices#" not in explained.err
+    hits = top(cli, repo, "discount_rate_350 shipping_cost_350")
+    assert hits[0]["name"] == "settle_invoices" and hits[0]["part"] > 1
+    assert all("#" not in hit["name"] for hit in hits)
+    packed = cli("pack", "discount_rate_350", "--path", str(repo), "--budget", "600", "--json")
+    assert packed.code == 0, packed.err
+    chunks = packed.json()["chunks"]
+    assert chunks and all(c["name"] == "settle_invoices" for c in chunks)
+    assert any(c["part"] > 1 for c in chunks)
 
 
 def test_json_gives_a_long_chunk_the_lines_a_pack_excerpts(tmp_path: Path, cli: CliRunner) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from ctxopt.cli.console import Terminal
 from ctxopt.pack.api import CANDIDATES
 from ctxopt.pack.explain import drops_to_explain
-from ctxopt.pack.labels import chunk_place, elided_lines, shown_name
+from ctxopt.pack.labels import chunk_place, elided_lines, name_fields, shown_name
 from ctxopt.pack.models import price_source
 from ctxopt.types import Fidelity, PackResult, StopReason
 from ctxopt.wording import plural
@@ -30,7 +30,7 @@ def pack_json(result: PackResult) -> dict[str, Any]:
                 "end_line": c.hit.chunk.end_line,
                 "shown_lines": [c.start_line, c.end_line],
                 "elided_lines": elided_lines(c),
-                "name": c.hit.chunk.qualified_name or c.hit.chunk.name,
+                **name_fields(c.hit.chunk),
                 "kind": c.hit.chunk.kind.value,
                 "tokens": c.tokens,
                 "original_tokens": c.hit.chunk.tokens,

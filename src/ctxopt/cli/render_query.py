@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ctxopt.cli.console import Terminal, plain
-from ctxopt.pack.labels import chunk_place, shown_name
+from ctxopt.pack.labels import chunk_place, name_fields, shown_name
 from ctxopt.pack.select import excerpt_lines
 from ctxopt.types import Chunk, QueryResult, ScoredChunk
 
@@ -16,7 +16,7 @@ def chunk_json(chunk: Chunk) -> dict[str, Any]:
         "file": chunk.path,
         "start_line": chunk.start_line,
         "end_line": chunk.end_line,
-        "name": chunk.qualified_name or chunk.name,
+        **name_fields(chunk),
         "kind": chunk.kind.value,
         "language": chunk.language,
         "tokens": chunk.tokens,

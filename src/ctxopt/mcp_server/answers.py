@@ -15,6 +15,7 @@ from ctxopt.app.stats_report import StatsReport, report_json
 from ctxopt.cli.render_pack import pack_json
 from ctxopt.cli.render_query import chunk_json, result_json
 from ctxopt.mcp_server.reading import Lines
+from ctxopt.pack.labels import chunk_place, shown_name
 from ctxopt.types import Chunk, IndexStats, PackResult, QueryResult
 from ctxopt.wording import plural
 
@@ -53,7 +54,7 @@ def pack_answer(result: PackResult) -> CallToolResult:
 
 def chunk_answer(chunk: Chunk) -> CallToolResult:
     data = {"id": chunk.id} | chunk_json(chunk) | {"text": chunk.text}
-    head = f"{chunk.path}:{chunk.start_line}-{chunk.end_line} {chunk.kind.value} {data['name']}"
+    head = f"{chunk_place(chunk)} {chunk.kind.value} {shown_name(chunk)}"
     return _result(f"{head}\n{chunk.text}", data)
 
 

@@ -40,6 +40,13 @@ def shown_name(chunk: Chunk) -> str:
     return f"{base} (part {part})" if part > 1 else base
 
 
+def name_fields(chunk: Chunk) -> dict[str, str | int]:
+    """A chunk's name as machine output gives it: the declaration's own name, and which piece of
+    it the chunk is (`{"name": "progressbar", "part": 2}`; part 1 for a whole declaration)."""
+    base, part = piece_of(chunk_name(chunk))
+    return {"name": base, "part": part}
+
+
 def entry_names(run: Sequence[Choice]) -> list[str]:
     """One name per declaration of a merged entry, in line order: pieces of one declaration
     and module code of one file named once, overloads numbered."""
