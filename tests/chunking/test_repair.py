@@ -7,7 +7,12 @@ from pathlib import Path
 import pytest
 
 from ctxopt.chunking import chunk_file, parse
-from ctxopt.chunking.repair import first_branches, separated_signatures, stand_in
+from ctxopt.chunking.repair import (
+    first_branches,
+    separated_signatures,
+    stand_in,
+    without_lone_macros,
+)
 from ctxopt.types import ChunkKind
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "repair"
@@ -54,7 +59,10 @@ def test_typescript_call_signatures_without_separators_are_chunked_by_declaratio
 
 
 def test_a_stand_in_keeps_every_offset_and_line_break() -> None:
-    for name, grammar in (("conditional.c", "c"), ("overloads.ts", "typescript")):
+    for name, grammar in (
+        ("conditional.c", "c"), ("overloads.ts", "typescript"), ("macro_class.hpp", "cpp"),
+        ("conditional.cs", "csharp"),
+    ):  # fmt: skip
         source = (FIXTURES / name).read_bytes()
         repaired = stand_in(grammar, source)
         assert repaired is not None and len(repaired) == len(source)
@@ -82,3 +90,97 @@ def test_separated_signatures_only_after_a_line_that_ends_a_type() -> None:
     )
     assert stand_in("python", b"x = 1\n") is None
     assert stand_in("c", b"int x;\n") is None  # nothing to repair
+
+
+def test_cpp_class_behind_macros_alone_on_their_lines_is_one_class() -> None:
+    """`LEDGER_NAMESPACE_BEGIN`, a template head, an access specifier and an attribute
+    written as macros broke the class into stray statements; blanked in the stand-in, the
+    class is whole."""
+    assert _definitions("macro_class.hpp", "cpp") == [("class", "key_path", 9, 76)]
+
+
+def test_a_tree_with_broken_stretches_is_read_from_the_stand_in_when_it_reads_better() -> None:
+    """The grammar reads most of this file, so it is not a parse failure, but a conditional
+    inside a statement breaks one function; the stand-in reads every function."""
+    text = (
+        "int ready(int fd) {\n  return fd > 0;\n}\n\n"
+        "int drain(int fd) {\n  if (fd < 0)\n#ifdef SHUT\n    shut(fd);\n#else\n"
+        "    close(fd);\n#endif\n  else\n    flush(fd);\n  return 0;\n}\n\n"
+        + "".join(f"int step_{i}(int fd) {{\n  return ready(fd) + {i};\n}}\n\n" for i in range(12))
+    )
+    tree = parse.parse("c", text.encode(), 5.0)  # no ParseFailure: most of it reads
+    assert tree.root_node.has_error and parse.error_bytes(tree) > 0
+    result = chunk_file("drain.c", text, "c")
+    assert result.fallback_reason == ""
+    functions = [(c.name, c.start_line, c.end_line) for c in result.chunks if c.name == "drain"]
+    assert functions == [("drain", 5, 15)]
+
+
+def test_without_lone_macros_blanks_only_upper_case_macros_alone_on_a_line() -> None:
+    source = (
+        b"NS_BEGIN\n  TPL_HEAD  // a template head\n  PRIVATE_UNLESS_TESTED:\n"
+        b"  CONST_A,\n  Plain_Name\n  ok:\n"
+        b"  ATTR_NON_NULL(3)\n  int size(const char* s) const;\n"
+        b"TEST_CASE(Pool, Drain)  // a test\n\n{\n  CHECK_OK(drain());\n}\n"
+        b"HALF_OPEN(a,\n  b)\nNS_END\n"
+        b"switch (kind) {\n  KIND_MAP(XX)\n  default:\n    return 0;\n}\n"
+    )
+    blanked = [
+        number
+        for number, (old, new) in enumerate(
+            zip(source.split(b"\n"), without_lone_macros(source).split(b"\n"), strict=True), 1
+        )
+        if old != new
+    ]
+    assert blanked == [1, 2, 3, 7, 16, 18]
+    rows = without_lone_macros(source).split(b"\n")
+    assert rows[6] == b"  [[____________]]"  # over a declaration: an attribute
+    assert rows[17] == b" " * 14  # an X-macro list before a label: blanked
+    assert len(without_lone_macros(source)) == len(source)
+
+
+def test_cpp_members_are_named_through_references_and_conversions() -> None:
+    """`T& back() const` is `back`, `operator T() const` is `operator T` and
+    `K& operator/=(std::size_t)` is `operator/=`; they were `& back() const`, `() const` and
+    `size_t index)`.  An attribute macro over a member starts the member's chunk."""
+    body = "".join(f"        total += step_{i}(index);\n" for i in range(60))
+    members = [
+        "    KEY_NON_NULL(1)\n    const key_t& back() const\n    {\n"
+        + body
+        + "        return last;\n    }\n",
+        "    operator key_t() const\n    {\n" + body + "        return text;\n    }\n",
+        "    key_path& operator/=(std::size_t index)\n    {\n"
+        + body
+        + "        return *this;\n    }\n",
+        "    key_path&& moved()\n    {\n" + body + "        return std::move(*this);\n    }\n",
+    ]
+    text = "class key_path\n{\n  public:\n" + "\n".join(members) + "};\n"
+    chunks = chunk_file("key_path.hpp", text, "cpp").chunks
+    named = [c.qualified_name for c in chunks if c.kind is ChunkKind.METHOD]
+    assert next(c.start_line for c in chunks if c.kind is ChunkKind.METHOD) == 4  # its attribute
+    assert named == [
+        "key_path.back", "key_path.operator key_t", "key_path.operator/=", "key_path.moved",
+    ]  # fmt: skip
+
+
+def test_csharp_method_header_under_conditional_compilation_is_chunked_by_method() -> None:
+    """Two headers of one method under `#if`/`#else` broke the class's tree: its methods were
+    module pieces.  From the stand-in (the first branch kept) each method is a chunk."""
+    text = (FIXTURES / "conditional.cs").read_text()
+    steps = "".join(
+        f"    public int Step{i}(int x)\n    {{\n"
+        + "".join(f'        x = Mix(x, {j}, "step {i} part {j}");\n' for j in range(30))
+        + "        return x;\n    }\n\n"
+        for i in range(4)
+    )  # enough code for the class to be cut into its members
+    text = text.replace("    public int PositionOf", steps + "    public int PositionOf")
+    original = parse.parse("csharp", text.encode(), 5.0)
+    repaired = stand_in("csharp", text.encode())
+    assert repaired is not None and parse.error_bytes(original) > 0
+    assert parse.error_bytes(parse.parse("csharp", repaired, 5.0)) == 0
+    methods = [c.qualified_name for c in chunk_file("b.cs", text, "csharp").chunks
+               if c.kind is ChunkKind.METHOD]  # fmt: skip
+    assert methods == [
+        "EntryBinder.Bind", "EntryBinder.Step0", "EntryBinder.Step1", "EntryBinder.Step2",
+        "EntryBinder.Step3", "EntryBinder.PositionOf",
+    ]  # fmt: skip

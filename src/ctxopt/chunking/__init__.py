@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import os
 
+from tree_sitter import Tree
+
 from ctxopt.chunking.build import build_chunks, split_long
 from ctxopt.chunking.code import code_drafts
 from ctxopt.chunking.decode import decode_bytes
 from ctxopt.chunking.draft import Draft
 from ctxopt.chunking.lines import is_prose, window_drafts
 from ctxopt.chunking.markup import config_drafts, markdown_drafts
-from ctxopt.chunking.parse import ParseFailure
+from ctxopt.chunking.parse import ParseFailure, error_bytes
 from ctxopt.chunking.parse import parse as parse_source
 from ctxopt.chunking.repair import stand_in
 from ctxopt.chunking.symbols import file_imports
@@ -22,7 +24,7 @@ from ctxopt.types import ChunkedFile, ChunkKind
 
 __all__ = ["CHUNKER_VERSION", "chunk_file", "read_source"]
 
-CHUNKER_VERSION = 22  # bump whenever chunk output changes
+CHUNKER_VERSION = 23  # bump whenever chunk output changes
 
 
 def read_source(abs_path: str) -> tuple[str, int]:
@@ -87,22 +89,36 @@ def _drafts(path: str, language: str, text: str, lines: list[str], timeout_s: fl
     try:
         tree = parse_source(language, source, timeout_s)
     except ParseFailure as failure:
-        if not str(failure).startswith("parse_error"):
+        if not failure.broken_tree:
             raise
-        repaired = stand_in(record.grammar or "", source)
-        if repaired is not None:
-            try:
-                tree = parse_source(language, repaired, timeout_s)
-            except ParseFailure:
-                pass
-            else:  # names and text come from the original: same offsets, same lines
-                return code_drafts(path, record, text, lines, tree, source)
+        repaired = _repaired_tree(record, language, source, timeout_s, better_than=None)
+        if repaired is not None:  # names and text come from the original: same offsets, lines
+            return code_drafts(path, record, text, lines, repaired, source)
         retry = by_name(record.retry_as) if record.retry_as else None
         if retry is None:
             raise
         tree = parse_source(retry.name, source, timeout_s)
         return code_drafts(path, retry, text, lines, tree, source)
+    if tree.root_node.has_error:  # a tree with broken stretches: a stand-in may read them
+        tree = _repaired_tree(record, language, source, timeout_s, better_than=tree) or tree
     return code_drafts(path, record, text, lines, tree, source)
+
+
+def _repaired_tree(
+    record: Language, language: str, source: bytes, timeout_s: float, *, better_than: Tree | None
+) -> Tree | None:
+    """The tree of the source's stand-in (see `repair`), when the grammar has one and it
+    reads the file: better than `better_than` (fewer unread bytes), or usable at all."""
+    repaired = stand_in(record.grammar or "", source)
+    if repaired is None:
+        return None
+    try:
+        tree = parse_source(language, repaired, timeout_s)
+    except ParseFailure:
+        return None
+    if better_than is not None and error_bytes(tree) >= error_bytes(better_than):
+        return None
+    return tree
 
 
 def _fallback(path: str, language: str, lines: list[str]) -> list[Draft]:

@@ -69,7 +69,11 @@ def name_of(source: bytes, node: Node) -> str:
         return _strip_generics(text_of(source, named))
     declarator = node.child_by_field_name("declarator")
     if declarator is not None:
-        return text_of(source, _innermost(declarator))
+        innermost = _innermost(declarator)
+        converts_to = innermost.child_by_field_name("type")
+        if innermost.type == "operator_cast" and converts_to is not None:
+            return f"operator {text_of(source, converts_to)}"  # `operator string_t() const`
+        return text_of(source, innermost)
     impl_type = node.child_by_field_name("type")
     if impl_type is not None and node.type == "impl_item":
         return _strip_generics(text_of(source, impl_type)).split("::")[-1]
@@ -79,11 +83,18 @@ def name_of(source: bytes, node: Node) -> str:
     return ""
 
 
+# declarators whose inner declarator has no field name: `(f)`, and C++'s `&f` / `&&f`
+_UNNAMED_INNER = frozenset({"parenthesized_declarator", "reference_declarator"})
+
+
 def _innermost(declarator: Node) -> Node:
-    """The name at the end of a C declarator chain; `TEST_IMPL(tcp_close)` names `tcp_close`."""
+    """The name at the end of a C declarator chain; `TEST_IMPL(tcp_close)` names `tcp_close`,
+    C++'s `T& back() const` names `back`; a conversion operator stops at its `operator_cast`."""
     while True:
+        if declarator.type == "operator_cast":
+            return declarator
         deeper = declarator.child_by_field_name("declarator")
-        if deeper is None and declarator.type == "parenthesized_declarator":
+        if deeper is None and declarator.type in _UNNAMED_INNER:
             deeper = declarator.named_children[-1] if declarator.named_children else None
         if deeper is None:
             return declarator

@@ -13,7 +13,13 @@ _READ_SIZE = 1 << 20
 
 
 class ParseFailure(Exception):
-    """Parsing produced no usable tree; the message is the fallback reason."""
+    """Parsing produced no usable tree; the message is the fallback reason.  `broken_tree` is
+    True when the grammar did read the file but most of it came out as ERROR nodes (a
+    stand-in of the source may read better), False for no grammar or a timeout."""
+
+    def __init__(self, reason: str, *, broken_tree: bool = False) -> None:
+        super().__init__(reason)
+        self.broken_tree = broken_tree
 
 
 def _parser(language: str) -> Parser | None:
@@ -44,7 +50,7 @@ def parse(language: str, source: bytes, timeout_s: float) -> Tree:
         found.reset()
         if time.monotonic() > deadline:
             raise ParseFailure("timeout") from exc
-        raise ParseFailure(f"parse_error: {exc}") from exc
+        raise ParseFailure(f"parse_error: {exc}", broken_tree=True) from exc
     if tree is None:
         raise ParseFailure("timeout")
     _check_health(tree, len(source))
@@ -57,7 +63,23 @@ def _check_health(tree: Tree, size: int) -> None:
     if not root.has_error:
         return
     if root.type == "ERROR":
-        raise ParseFailure("parse_error: the whole file is an ERROR node")
+        raise ParseFailure("parse_error: the whole file is an ERROR node", broken_tree=True)
     bad = sum(c.end_byte - c.start_byte for c in root.children if c.type == "ERROR")
     if size and bad * 2 > size:
-        raise ParseFailure(f"parse_error: {bad * 100 // size}% of the file is ERROR nodes")
+        raise ParseFailure(
+            f"parse_error: {bad * 100 // size}% of the file is ERROR nodes", broken_tree=True
+        )
+
+
+def error_bytes(tree: Tree) -> int:
+    """How much of the source the tree could not read: the bytes under ERROR nodes, at any
+    depth, plus one per node the parser had to invent (MISSING).  0 for a clean tree."""
+    total = 0
+    pending = [tree.root_node]
+    while pending:
+        node = pending.pop()
+        if node.type == "ERROR" or node.is_missing:
+            total += max(1, node.end_byte - node.start_byte)
+        elif node.has_error:
+            pending.extend(node.children)
+    return total
