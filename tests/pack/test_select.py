@@ -379,3 +379,42 @@ def test_a_chunk_stepped_down_for_room_is_shown_whole_in_place_of_weaker_entries
     kept = _stepped_down(first_named=True)  # s0, named by the task, stays: too little is freed
     assert kept["big"] is Fidelity.SIGNATURE
     assert sorted(kept) == ["big", *(f"s{i}" for i in range(8))]
+
+
+def _copied(path: str, name: str, score: float, body: str) -> ScoredChunk:
+    return hit(path, name, score, 60, text=body)
+
+
+def test_a_file_shown_whole_keeps_its_copy_of_a_chunk_another_file_duplicates() -> None:
+    """A generated single header holds a copy of the focus file's code: the focus file is
+    shown whole, with its own copy, and the header's copy is the near-duplicate."""
+    body = "\n".join(f"compare_{i} = rhs_{i}" for i in range(20))
+    generated = _copied("single/all.hpp", "operator==", 0.9, body)
+    source = _copied("src/pointer.hpp", "operator==", 0.8, body + "\n")
+    neighbour = hit("src/pointer.hpp", "split", 0.3, 60)
+    options = SelectOptions(budget=1000, whole_files=("src/pointer.hpp",))
+    chosen = select([generated, source, neighbour], options, fake_render)
+    assert [(c.hit.chunk.path, c.why) for c in chosen.chosen] == [
+        ("src/pointer.hpp", PickReason.FOCUS_FILE), ("src/pointer.hpp", PickReason.FOCUS_FILE),
+    ]  # fmt: skip
+    assert [(d.hit.chunk.path, d.reason) for d in chosen.dropped] == [
+        ("single/all.hpp", DropReason.NEAR_DUPLICATE)
+    ]
+
+
+def test_a_focus_file_too_big_to_show_whole_is_not_shown_as_its_uncopied_rest() -> None:
+    """Without its copied chunk the file would fit the whole-file share, but it is not whole:
+    its other chunks compete on their scores, and the better copy elsewhere goes in."""
+    body = "\n".join(f"compare_{i} = rhs_{i}" for i in range(20))
+    generated = _copied("single/all.hpp", "operator==", 0.9, body)
+    copied = replace(generated, chunk=replace(
+        generated.chunk, id="src/pointer.hpp:operator==", path="src/pointer.hpp", tokens=500,
+        content_hash="other", text=body + "\n",
+    ), score=0.8)  # fmt: skip
+    rest = [hit("src/pointer.hpp", f"helper_{i}", 0.1, 60) for i in range(3)]
+    better = [hit(f"lib/m{i}.py", f"m{i}", 0.5, 60) for i in range(3)]
+    options = SelectOptions(budget=600, whole_files=("src/pointer.hpp",), whole_share=0.5)
+    chosen = select([generated, copied, *better, *rest], options, fake_render)
+    assert PickReason.FOCUS_FILE not in {c.why for c in chosen.chosen}
+    names = [c.hit.chunk.name for c in chosen.chosen if c.fidelity is Fidelity.FULL]
+    assert names[:4] == ["operator==", "m0", "m1", "m2"]

@@ -319,7 +319,8 @@ def _down_to(lowest: Fidelity) -> tuple[Fidelity, ...]:
 
 def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) -> Selection:
     """Fill the budget: mandatory chunks, used types, then the rest by priority."""
-    duplicates = near_duplicates(hits)
+    whole = _shown_whole(hits, options)
+    duplicates = near_duplicates(sorted(hits, key=lambda h: h.chunk.path not in whole))
     state = _Budget(options, render)
     pending = [h for h in hits if h.chunk.id not in duplicates]
     state.dropped.extend(
@@ -327,7 +328,7 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     )
     top_score = max((h.score for h in pending), default=0.0)
     _add_named(state, [h for h in pending if h.named_by_task], top_score)
-    _add_whole_files(state, [h for h in pending if not h.named_by_task])
+    _add_whole_files(state, [h for h in pending if not h.named_by_task], whole)
     _add_leads(state, [h for h in pending if not h.named_by_task])
     _add_companion_tests(state, [h for h in pending if not h.named_by_task])
     taken = {c.hit.chunk.id for c in state.chosen}
@@ -358,6 +359,19 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
 
 
+def _shown_whole(hits: Sequence[ScoredChunk], options: SelectOptions) -> frozenset[str]:
+    """The files to show whole that are small enough for it, counting every chunk of theirs:
+    their copy of a chunk is the one kept when another file holds a near-duplicate (a generated
+    single header, a vendored copy), or the file would be shown with holes where the task's
+    code is."""
+    size: dict[str, int] = {}
+    for hit in hits:
+        if hit.chunk.path in options.whole_files and not hit.chunk.summary:  # its members count
+            size[hit.chunk.path] = size.get(hit.chunk.path, 0) + hit.chunk.tokens
+    room = options.whole_share * options.budget
+    return frozenset(path for path, tokens in size.items() if tokens <= room)
+
+
 def _add_named(state: _Budget, hits: Sequence[ScoredChunk], top_score: float) -> None:
     """What the task names: every mandatory chunk, every chunk holding a line it names and
     every chunk whose symbol it names that scores at least NAMED_FLOOR of the best hit (a
@@ -376,8 +390,9 @@ def _add_named(state: _Budget, hits: Sequence[ScoredChunk], top_score: float) ->
             state.try_add(hit, PickReason.NAMED_FILE, Fidelity.FULL, note=False)
 
 
-def _add_whole_files(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
-    """The files the task is clearly about, whole and in line order, while they are cheap."""
+def _add_whole_files(state: _Budget, hits: Sequence[ScoredChunk], whole: frozenset[str]) -> None:
+    """The files the task is clearly about, whole and in line order, while they are cheap: a
+    file too big to show whole is not shown as the part of it other files hold no copy of."""
     chosen = {c.hit.chunk.id for c in state.chosen}
     for path in state.options.whole_files:
         rest = sorted(
@@ -385,7 +400,9 @@ def _add_whole_files(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
             key=lambda h: h.chunk.start_line,
         )
         size = sum(h.chunk.tokens for h in rest)
-        if not rest or state.spent + size > state.options.whole_share * state.options.budget:
+        if path not in whole or not rest:
+            continue
+        if state.spent + size > state.options.whole_share * state.options.budget:
             continue
         for hit in rest:
             state.try_add(hit, PickReason.FOCUS_FILE, Fidelity.FULL, note=False)
