@@ -237,7 +237,7 @@ def test_drops_carry_their_reason_and_numbers() -> None:
                     fake_render)  # fmt: skip
     reasons = {d.hit.chunk.name: (d.reason, d.limit, d.text) for d in chosen.dropped}
     assert reasons["two"] == (
-        DropReason.NEAR_DUPLICATE, 0, "near-duplicate of a higher-scored chunk"
+        DropReason.NEAR_DUPLICATE, 0, "near-duplicate of a chunk kept instead"
     )  # fmt: skip
     assert {reasons[n] for n in ("c2", "c3")} == {
         (DropReason.PER_FILE_CAP, 2, "already 2 chunks from its file")

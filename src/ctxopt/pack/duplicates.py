@@ -1,4 +1,4 @@
-"""Near-duplicate chunks: copies and near-copies of a higher-scored chunk (pure)."""
+"""Near-duplicate chunks: copies and near-copies of a chunk kept before them (pure)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ def _shingles(text: str) -> tuple[frozenset[str], tuple[str, ...]]:
 
 
 def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
-    """id -> id of the higher-scored chunk it duplicates (line-set Jaccard >= 0.9).
+    """id -> id of the chunk before it in `hits` that it duplicates (line-set Jaccard >= 0.9):
+    hits come in the order of preference, best score first (or a file shown whole first).
 
     Only chunks of similar size can reach 0.9, and only chunks sharing a line of their
     prefixes (see `_shingles`), so each chunk is compared with the kept chunks that share

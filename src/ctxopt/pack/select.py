@@ -400,9 +400,11 @@ def _add_whole_files(state: _Budget, hits: Sequence[ScoredChunk], whole: frozens
             key=lambda h: h.chunk.start_line,
         )
         size = sum(h.chunk.tokens for h in rest)
-        if path not in whole or not rest:
-            continue
-        if state.spent + size > state.options.whole_share * state.options.budget:
+        if (
+            path not in whole
+            or not rest
+            or (state.spent + size > state.options.whole_share * state.options.budget)
+        ):
             continue
         for hit in rest:
             state.try_add(hit, PickReason.FOCUS_FILE, Fidelity.FULL, note=False)

@@ -149,7 +149,7 @@ class Dropped:
 
 
 _DROP_TEXT = {
-    DropReason.NEAR_DUPLICATE: "near-duplicate of a higher-scored chunk",
+    DropReason.NEAR_DUPLICATE: "near-duplicate of a chunk kept instead",
     DropReason.EMPTY: "nothing left after compression",
     DropReason.NO_ROOM: "no room left even for its shortest form",
     DropReason.BUDGET_FULL: "the budget is full",
