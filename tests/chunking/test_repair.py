@@ -44,7 +44,7 @@ def test_c_with_conditionals_inside_statements_is_chunked_by_function() -> None:
         ("class", "pool", 10, 10),
         ("function", "release", 12, 23),
         ("function", "usage_text", 25, 33),
-        ("function", "grow", 36, 43),  # from its kept branch to its closing brace
+        ("function", "grow", 35, 43),  # from its `#if` to its closing brace
         ("function", "pool_drain", 45, 50),
     ]
 

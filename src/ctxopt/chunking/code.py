@@ -112,18 +112,49 @@ def _walk_namespace(walk: _Walk, decl: Decl, prefix: str, parent_q: str, floor: 
 
 
 def _decl_span(walk: _Walk, node: Node, decl: Decl) -> tuple[int, int]:
-    """The lines of a declaration, through its block where that ends later (a C macro's)."""
+    """The lines of a declaration, through its block where that ends later (a C macro's) and
+    through the closing directives right below it (`#endif`)."""
     start, end = _span(walk, node)
-    return start, max(end, _span(walk, decl.block)[1]) if decl.block is not None else end
+    if decl.block is not None:
+        end = max(end, _span(walk, decl.block)[1])
+    return start, _closers_below(walk, end)
+
+
+def _closers_below(walk: _Walk, end: int) -> int:
+    """end moved down over the closing directive lines right below it."""
+    directives = walk.language.directives
+    while directives is not None and end < len(walk.lines):
+        if not directives.closes.match(walk.lines[end]):
+            break
+        end += 1
+    return end
+
+
+def _openers_above(walk: _Walk, start: int, floor: int) -> int:
+    """start moved up over the opening directive lines right above it (`#ifdef X`, `#else`),
+    never to floor or above."""
+    directives = walk.language.directives
+    while directives is not None and start - 1 > floor:
+        if not directives.opens.match(walk.lines[start - 2]):
+            break
+        start -= 1
+    return start
 
 
 def _attached(
     walk: _Walk, items: list[Node], index: int, start: int, floor: int
 ) -> tuple[int, list[Node]]:
-    """Move start up over comments / attributes directly above items[index]."""
+    """Move start up over comments / attributes / opening directives directly above
+    items[index]."""
     comments: list[Node] = []
     j = index - 1
-    while j >= 0 and items[j].type in walk.language.attached:
+    while True:
+        below = start
+        start = _openers_above(walk, start, floor)
+        while j >= 0 and start <= _span(walk, items[j])[0] <= _span(walk, items[j])[1] < below:
+            j -= 1  # a node on the directive lines just taken (the name `#ifdef` tests)
+        if j < 0 or items[j].type not in walk.language.attached:
+            break
         above_start, above_end = _span(walk, items[j])
         apart = above_end < start - 1 and (
             comments or not _doc_block(walk, items[j], (above_start, above_end), start)

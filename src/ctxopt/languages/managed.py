@@ -6,6 +6,7 @@ import re
 
 from ctxopt.languages.record import (
     Chunker,
+    Directives,
     DocStyle,
     Family,
     Fragments,
@@ -208,6 +209,10 @@ CSHARP = Language(
     task_words=("c#", "csharp"),
     mention_extensions=(".cs",),
     marker_comment=("// ", ""),
+    directives=Directives(
+        opens=re.compile(r"[ \t]*#[ \t]*(?:if|elif|else|region)\b"),
+        closes=re.compile(r"[ \t]*#[ \t]*(?:endif|endregion)\b"),
+    ),
     fragments=Fragments(class_wrap=_CLASS_WRAP, function_wrap=("class W_ { void w_() {\n", "\n}}")),
 )
 

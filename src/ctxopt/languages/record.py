@@ -133,6 +133,16 @@ class Fragments:
 
 
 @dataclass(frozen=True)
+class Directives:
+    """Preprocessor lines about the code next to them: conditional compilation and region
+    markers.  A declaration's chunk takes the openers right above it and the closers right
+    below it, so a guard is shown with what it guards and is never a chunk of its own."""
+
+    opens: re.Pattern[str]  # `#ifdef X`, `#else`, `#region`: belongs to the declaration below
+    closes: re.Pattern[str]  # `#endif`, `#endregion`: belongs to the declaration above
+
+
+@dataclass(frozen=True)
 class Language:
     """One language: how files are recognised, parsed, chunked, compressed and linked."""
 
@@ -155,6 +165,7 @@ class Language:
     keeps_indentation: bool = False  # indentation is data: compression never re-ranks it
     fragments: Fragments = Fragments()
     outline: Outline = Outline()  # for aggressive compression
+    directives: Directives | None = None  # guard lines that join the declaration they guard
     retry_as: str | None = None  # parse errors: try this language's grammar instead
     config_keys: ConfigKeys = ConfigKeys.NONE
     secondary: bool = False  # all its chunks are documentation (rank below code)

@@ -7,6 +7,7 @@ import re
 from ctxopt.languages.lexical import LexStyle
 from ctxopt.languages.record import (
     Chunker,
+    Directives,
     DocStyle,
     Family,
     Fragments,
@@ -22,6 +23,12 @@ _M = re.MULTILINE
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', _M)
 _C_TYPES = {"type_definition": "type", "enum_specifier": "type"}
 _PREPROC = frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"})
+_C_DIRECTIVES = Directives(
+    opens=re.compile(
+        r"[ \t]*#[ \t]*(?:(?:if|ifdef|ifndef|elif|elifdef|elifndef|else)\b|pragma[ \t]+region\b)"
+    ),
+    closes=re.compile(r"[ \t]*#[ \t]*(?:endif\b|pragma[ \t]+endregion\b)"),
+)
 # test macros given a block: `TEST_CASE("...") {...}` (Catch2, doctest; their sections nest),
 # `TEST(Suite, Name) {...}` (GoogleTest), `BOOST_AUTO_TEST_CASE(name) {...}`
 _C_TEST_MACROS = frozenset(
@@ -71,6 +78,7 @@ C = Language(
     imports=Imports(patterns=(_INCLUDE,), module_extensions=(".h", ".c")),
     mention_extensions=(".c", ".h"),
     marker_comment=("// ", ""),
+    directives=_C_DIRECTIVES,
     fragments=Fragments(function_wrap=("void w_(void) {\n", "\n}")),
     retry_as="cpp",  # a .h file is often C++
 )
@@ -113,6 +121,7 @@ CPP = Language(
     task_words=("c++", "cpp"),
     mention_extensions=(".cc", ".cpp", ".hpp"),
     marker_comment=("// ", ""),
+    directives=_C_DIRECTIVES,
     fragments=Fragments(
         class_wrap=("struct W_ {\n", "\n};"), function_wrap=("void w_() {\n", "\n}")
     ),
