@@ -581,3 +581,27 @@ def test_an_enum_constant_given_methods_is_a_chunk_of_its_own(
 def test_an_enum_of_plain_constants_is_one_chunk():
     small = chunk_file("Color.java", "enum Color {\n    RED,\n    GREEN;\n}\n", "java").chunks
     assert [(c.kind, c.name) for c in small] == [(ChunkKind.TYPE, "Color")]
+
+
+def test_cpp_friend_functions_defined_in_a_class_are_its_members() -> None:
+    """`friend bool operator==(...) { ... }` in a class body (the usual way to write a class's
+    operators) was a module piece named after the class; a friend declared without a body and
+    `friend class other;` declare nothing of their own."""
+    body = "".join(f"        total += step_{i}(lhs, rhs);\n" for i in range(120))
+    text = (  # big enough to be cut into its members
+        "class key_path\n{\n"
+        "    template<typename>\n    friend class key_path;\n\n"
+        "    friend bool operator==(const key_path& lhs, const key_path& rhs) noexcept\n    {\n"
+        + body
+        + "        return total == 0;\n    }\n\n"
+        "    template<typename T>\n"
+        "    friend key_path operator/(const key_path& lhs, T rhs)\n    {\n"
+        + body
+        + "        return key_path(lhs) /= rhs;\n    }\n\n"
+        "    friend std::ostream& operator<<(std::ostream& out, const key_path& path);\n"
+        "};\n"
+    )
+    chunks = chunk_file("key_path.hpp", text, "cpp").chunks
+    methods = [(c.qualified_name, c.start_line) for c in chunks if c.kind is ChunkKind.METHOD]
+    assert methods == [("key_path.operator==", 6), ("key_path.operator/", 131)]
+    assert not [c for c in chunks if c.kind is ChunkKind.MODULE and "operator" in c.text]

@@ -100,7 +100,7 @@ CPP = Language(
         types={**_C_TYPES, "alias_declaration": "type", "concept_definition": "type"},
         namespaces=frozenset({"namespace_definition"}),
         groups=_PREPROC | {"linkage_specification"},
-        wrappers=frozenset({"template_declaration"}),
+        wrappers=frozenset({"template_declaration", "friend_declaration"}),
         quirks=frozenset(
             {
                 Quirk.TYPEDEF_STRUCTS,
