@@ -67,7 +67,7 @@ def test_mostly_error_tree_falls_back():
 
 
 def test_language_without_grammar(monkeypatch):
-    monkeypatch.setattr(parse, "_parser", lambda language: None)
+    monkeypatch.setattr(parse, "_parser", lambda language, grammar: None)
     result = chunk_file("m.rs", "fn main() {}\n", "rust")
     assert result.fallback_reason == "no_grammar"
     assert [c.kind for c in result.chunks] == [ChunkKind.MODULE]

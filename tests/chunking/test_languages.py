@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from ctxopt.chunking import chunk_file
+from ctxopt.types import ChunkKind
 from tests.chunking.conftest import by_name, chunk_fixture
 
 # (file, kind, qualified_name, start_line, end_line)
@@ -204,3 +206,60 @@ def test_script_imports_from_their_lines_equal_a_scan_of_the_whole_text(language
         assert file_imports(language, text) == tuple(dict.fromkeys(i for _, i in hits))
     assert file_imports(language, SCRIPT_IMPORTS)[:3] == ("react", "./local/ab", "fs")
     assert "at-the-end-without-newline" in file_imports(language, SCRIPT_IMPORTS)
+
+
+def test_kotlin_object_with_delegation_is_chunked_by_definitions() -> None:
+    """Objects that delegate (`object : Call<String> by call { ... }`), one inside another, made
+    the file one ERROR node with the language pack's Kotlin grammar, so it fell back to line
+    chunks (retrofit's `KotlinSuspendTest.kt`); the newer grammar of tree-sitter-kotlin reads
+    them."""
+    text = (
+        "package retrofit2\n\n"
+        "class Adapters {\n"
+        "  /** Repeats every call. */\n"
+        "  fun adapt(call: Call<String>): Call<String> {\n"
+        "    return object : Call<String> by call {\n"
+        "      override fun enqueue(callback: Callback<String>) {\n"
+        "        call.enqueue(object : Callback<String> by callback {\n"
+        "          override fun onResponse(call: Call<String>) {\n"
+        "            callback.onResponse(call)\n"
+        "          }\n"
+        "        })\n"
+        "      }\n"
+        "    }\n"
+        "  }\n\n"
+        "  fun plain(): Int = 1\n"
+        "}\n"
+    )
+    result = chunk_file("Adapters.kt", text, "kotlin")
+    assert result.fallback_reason == ""
+    adapters = next(c for c in result.chunks if c.kind is ChunkKind.CLASS)
+    assert (adapters.qualified_name, adapters.start_line, adapters.end_line) == ("Adapters", 3, 18)
+    assert {"Adapters.adapt", "Adapters.plain"} <= set(adapters.defines)
+
+
+def test_kotlin_shapes_the_newer_grammar_misreads_are_read_by_the_second() -> None:
+    """tree-sitter-kotlin 1.x reads a nested `class Options` with `private constructor(` on the
+    next line as ERROR to the end of its file (moshi's `JsonReader.kt`); the language pack's
+    grammar, tried second, reads it, so the classes and their methods are still chunks."""
+    methods = "".join(
+        f"  /** Step {i}. */\n  public fun step{i}(x: Int): Int {{\n"
+        + "".join(f'    val v{j} = mix(x, {j}, "step {i} part {j}")\n' for j in range(25))
+        + "    return x\n  }\n\n"
+        for i in range(4)
+    )  # enough code for the class to be cut into its members
+    text = (
+        "package okio\n\n"
+        "public sealed class JsonReader : Closeable {\n" + methods + "  public class Options\n"
+        "  private constructor(\n"
+        "    internal val strings: Array<out String>,\n"
+        "  ) {\n"
+        "    public fun strings(): List<String> = strings.toList()\n"
+        "  }\n"
+        "}\n"
+    )
+    result = chunk_file("JsonReader.kt", text, "kotlin")
+    assert result.fallback_reason == ""
+    names = [c.qualified_name for c in result.chunks if c.kind is ChunkKind.METHOD]
+    assert names[:4] == [f"JsonReader.step{i}" for i in range(4)]
+    assert "JsonReader.Options" in [c.qualified_name for c in result.chunks]

@@ -54,12 +54,16 @@ def test_lookups_by_path_extension_and_name() -> None:
 
 @pytest.mark.parametrize("record", [r for r in ALL if r.grammar], ids=lambda r: r.name)
 def test_grammar_loads_and_names_real_node_kinds(record) -> None:  # type: ignore[no-untyped-def]
-    assert parser(record.grammar) is not None
-    lang = grammar(record.grammar)
+    """Each grammar of the record loads; each comment kind is a node kind of one of them (a
+    second grammar may name its comments otherwise), and each names the functions."""
+    names = [record.grammar, *([record.second_grammar] if record.second_grammar else [])]
+    assert all(parser(name) is not None for name in names)
+    langs = [grammar(name) for name in names]
     for kind in (*record.comment_kinds, *record.doc_above):
-        assert lang.id_for_node_kind(kind, True), (record.name, kind)
+        assert any(lang.id_for_node_kind(kind, True) for lang in langs), (record.name, kind)
     if record.syntax is not None:
-        assert any(lang.id_for_node_kind(k, True) for k in record.syntax.functions)
+        for lang in langs:
+            assert any(lang.id_for_node_kind(k, True) for k in record.syntax.functions)
 
 
 @pytest.mark.parametrize("record", [r for r in ALL if r.grammar], ids=lambda r: r.name)

@@ -6,6 +6,7 @@ Public API: read_source, chunk_file, CHUNKER_VERSION.  chunk_file never raises.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 from tree_sitter import Tree
 
@@ -24,7 +25,7 @@ from ctxopt.types import ChunkedFile, ChunkKind
 
 __all__ = ["CHUNKER_VERSION", "chunk_file", "read_source"]
 
-CHUNKER_VERSION = 25  # bump whenever chunk output changes
+CHUNKER_VERSION = 26  # bump whenever chunk output changes
 
 
 def read_source(abs_path: str) -> tuple[str, int]:
@@ -91,34 +92,43 @@ def _drafts(path: str, language: str, text: str, lines: list[str], timeout_s: fl
     except ParseFailure as failure:
         if not failure.broken_tree:
             raise
-        repaired = _repaired_tree(record, language, source, timeout_s, better_than=None)
-        if repaired is not None:  # names and text come from the original: same offsets, lines
-            return code_drafts(path, record, text, lines, repaired, source)
+        better = _better_tree(record, language, source, timeout_s, better_than=None)
+        if better is not None:  # names and text come from the original: same offsets, lines
+            return code_drafts(path, record, text, lines, better, source)
         retry = by_name(record.retry_as) if record.retry_as else None
         if retry is None:
             raise
         tree = parse_source(retry.name, source, timeout_s)
         return code_drafts(path, retry, text, lines, tree, source)
-    if tree.root_node.has_error:  # a tree with broken stretches: a stand-in may read them
-        tree = _repaired_tree(record, language, source, timeout_s, better_than=tree) or tree
+    if tree.root_node.has_error:  # broken stretches: a stand-in or second grammar may read them
+        tree = _better_tree(record, language, source, timeout_s, better_than=tree) or tree
     return code_drafts(path, record, text, lines, tree, source)
 
 
-def _repaired_tree(
+def _better_tree(
     record: Language, language: str, source: bytes, timeout_s: float, *, better_than: Tree | None
 ) -> Tree | None:
-    """The tree of the source's stand-in (see `repair`), when the grammar has one and it
-    reads the file: better than `better_than` (fewer unread bytes), or usable at all."""
+    """A tree that reads more of the file than `better_than` (fewer unread bytes; any usable
+    tree when None), from the source's stand-in (see `repair`) or from the language's second
+    grammar; None when neither does."""
+    best = better_than
+    for grammar, version in _readings(record, source):
+        try:
+            tree = parse_source(language, version, timeout_s, grammar=grammar)
+        except ParseFailure:
+            continue
+        if best is None or error_bytes(tree) < error_bytes(best):
+            best = tree
+    return best if best is not better_than else None
+
+
+def _readings(record: Language, source: bytes) -> Iterator[tuple[str | None, bytes]]:
+    """Other ways to read a file (a grammar, None for the language's own, and the bytes)."""
     repaired = stand_in(record.grammar or "", source)
-    if repaired is None:
-        return None
-    try:
-        tree = parse_source(language, repaired, timeout_s)
-    except ParseFailure:
-        return None
-    if better_than is not None and error_bytes(tree) >= error_bytes(better_than):
-        return None
-    return tree
+    if repaired is not None:
+        yield None, repaired
+    if record.second_grammar is not None:
+        yield record.second_grammar, source
 
 
 def _fallback(path: str, language: str, lines: list[str]) -> list[Draft]:

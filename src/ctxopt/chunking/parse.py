@@ -22,15 +22,17 @@ class ParseFailure(Exception):
         self.broken_tree = broken_tree
 
 
-def _parser(language: str) -> Parser | None:
+def _parser(language: str, grammar: str | None) -> Parser | None:
     record = by_name(language)
-    grammar = record.grammar if record is not None else None
+    if grammar is None:
+        grammar = record.grammar if record is not None else None
     return parser(grammar) if grammar is not None else None
 
 
-def parse(language: str, source: bytes, timeout_s: float) -> Tree:
-    """Parse source, giving up after timeout_s seconds (raises ParseFailure)."""
-    found = _parser(language)
+def parse(language: str, source: bytes, timeout_s: float, *, grammar: str | None = None) -> Tree:
+    """Parse source with the language's grammar (or the grammar named), giving up after
+    timeout_s seconds (raises ParseFailure)."""
+    found = _parser(language, grammar)
     if found is None:
         raise ParseFailure("no_grammar")
     if timeout_s <= 0:

@@ -78,7 +78,11 @@ KOTLIN = Language(
     family=Family.CODE,
     chunker=Chunker.CODE,
     extensions=(".kt", ".kts"),
-    grammar="kotlin",
+    # tree-sitter-kotlin 1.x reads current syntax the pack's grammar reads as one ERROR node
+    # (`object : Call<T> by call { ... }`); the pack's reads a few shapes the newer one cannot
+    # (`class Options` with `private constructor(` on the next line), so both are tried
+    grammar="tree_sitter_kotlin",
+    second_grammar="kotlin",
     syntax=Syntax(
         functions=frozenset(
             {"function_declaration", "secondary_constructor", "anonymous_initializer"}
@@ -94,7 +98,7 @@ KOTLIN = Language(
         quirks=frozenset({Quirk.INTERFACE_KEYWORD}),
         default_names={"companion_object": "Companion"},
     ),
-    comment_kinds=("line_comment", "multiline_comment"),
+    comment_kinds=("line_comment", "block_comment", "multiline_comment"),  # newer grammar, pack's
     outline=Outline(
         functions=frozenset(
             {"function_declaration", "secondary_constructor", "anonymous_initializer"}

@@ -166,6 +166,9 @@ class Language:
     fragments: Fragments = Fragments()
     outline: Outline = Outline()  # for aggressive compression
     directives: Directives | None = None  # guard lines that join the declaration they guard
+    # a file the grammar reads with ERROR stretches is read with this one too, and the tree that
+    # leaves fewer bytes unread is chunked (its node kinds must be the ones `syntax` names)
+    second_grammar: str | None = None
     retry_as: str | None = None  # parse errors: try this language's grammar instead
     config_keys: ConfigKeys = ConfigKeys.NONE
     secondary: bool = False  # all its chunks are documentation (rank below code)
