@@ -18,6 +18,16 @@ def chunk_fixture(name: str) -> ChunkedFile:
     return chunk_file(name, text, detect_language(name))
 
 
+def many_methods(head: str, statement: str, tail: str, *, lines: int = 30) -> str:
+    """Four methods, enough code for a class to be cut into its members: each is `head`,
+    `lines` statements and `tail`, where `{i}` is the method's number and `{j}` the
+    statement's (`str.format` fields: a literal brace is doubled)."""
+    return "".join(
+        head.format(i=i) + "".join(statement.format(i=i, j=j) for j in range(lines)) + tail
+        for i in range(4)
+    )
+
+
 def by_name(chunks: tuple[Chunk, ...], qualified: str, kind: str = "") -> Chunk:
     found = [
         c

@@ -8,6 +8,7 @@ import re
 
 from ctxopt.chunking import chunk_file
 from ctxopt.types import Chunk, ChunkKind
+from tests.chunking.conftest import many_methods
 
 _DIRECTIVE = re.compile(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif|region|endregion)\b")
 
@@ -108,11 +109,10 @@ public class Sink : ILogSink, IDisposable
 
 def _long_class(text: str) -> str:
     """text closed with enough methods that the class is cut into its members."""
-    methods = "".join(
-        f"\n    public int Step{i}(int x)\n    {{\n"
-        + "".join(f'        x = Mix(x, {j}, "step {i} part {j}");\n' for j in range(30))
-        + "        return x;\n    }\n"
-        for i in range(4)
+    methods = many_methods(
+        "\n    public int Step{i}(int x)\n    {{\n",
+        '        x = Mix(x, {j}, "step {i} part {j}");\n',
+        "        return x;\n    }\n",
     )
     return text + methods + "}\n"
 

@@ -6,7 +6,7 @@ import pytest
 
 from ctxopt.chunking import chunk_file
 from ctxopt.types import ChunkKind
-from tests.chunking.conftest import by_name, chunk_fixture
+from tests.chunking.conftest import by_name, chunk_fixture, many_methods
 
 # (file, kind, qualified_name, start_line, end_line)
 EXPECTED = [
@@ -242,12 +242,12 @@ def test_kotlin_shapes_the_newer_grammar_misreads_are_read_by_the_second() -> No
     """tree-sitter-kotlin 1.x reads a nested `class Options` with `private constructor(` on the
     next line as ERROR to the end of its file (moshi's `JsonReader.kt`); the language pack's
     grammar, tried second, reads it, so the classes and their methods are still chunks."""
-    methods = "".join(
-        f"  /** Step {i}. */\n  public fun step{i}(x: Int): Int {{\n"
-        + "".join(f'    val v{j} = mix(x, {j}, "step {i} part {j}")\n' for j in range(25))
-        + "    return x\n  }\n\n"
-        for i in range(4)
-    )  # enough code for the class to be cut into its members
+    methods = many_methods(
+        "  /** Step {i}. */\n  public fun step{i}(x: Int): Int {{\n",
+        '    val v{j} = mix(x, {j}, "step {i} part {j}")\n',
+        "    return x\n  }\n\n",
+        lines=25,
+    )
     text = (
         "package okio\n\n"
         "public sealed class JsonReader : Closeable {\n" + methods + "  public class Options\n"

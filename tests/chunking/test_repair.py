@@ -14,6 +14,7 @@ from ctxopt.chunking.repair import (
     without_lone_macros,
 )
 from ctxopt.types import ChunkKind
+from tests.chunking.conftest import many_methods
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "repair"
 
@@ -167,12 +168,11 @@ def test_csharp_method_header_under_conditional_compilation_is_chunked_by_method
     """Two headers of one method under `#if`/`#else` broke the class's tree: its methods were
     module pieces.  From the stand-in (the first branch kept) each method is a chunk."""
     text = (FIXTURES / "conditional.cs").read_text()
-    steps = "".join(
-        f"    public int Step{i}(int x)\n    {{\n"
-        + "".join(f'        x = Mix(x, {j}, "step {i} part {j}");\n' for j in range(30))
-        + "        return x;\n    }\n\n"
-        for i in range(4)
-    )  # enough code for the class to be cut into its members
+    steps = many_methods(
+        "    public int Step{i}(int x)\n    {{\n",
+        '        x = Mix(x, {j}, "step {i} part {j}");\n',
+        "        return x;\n    }\n\n",
+    )
     text = text.replace("    public int PositionOf", steps + "    public int PositionOf")
     original = parse.parse("csharp", text.encode(), 5.0)
     repaired = stand_in("csharp", text.encode())
