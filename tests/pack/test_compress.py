@@ -252,3 +252,25 @@ def test_compress_never_raises(text: str, language: str, start: int) -> None:
                 continue
             assert raw_parse_errors(out, language) <= before
     assert isinstance(signature_stub(text, language, start_line=start), str)
+
+
+@pytest.mark.parametrize("level", ["medium", "aggressive"])
+def test_a_block_comment_moves_with_its_opening_line(level: str) -> None:
+    """Re-ranked indentation moved a doc comment's `/**` line left but kept its inner lines
+    where they were, so ` * text` and ` */` stood right of the code they document."""
+    text = (
+        "  /**\n"
+        "   * Returns the index of the chosen name, or -1.\n"
+        "   */\n"
+        "  @CheckReturnValue\n"
+        "  public abstract int selectName(Options options);\n"
+    )
+    out = compress(text, "java", level)  # type: ignore[arg-type]
+    lines = out.splitlines()
+    opening = next(line for line in lines if line.lstrip().startswith("/**"))
+    inner = [line for line in lines if line.lstrip().startswith("*")]
+    assert inner, out
+    for line in inner:  # one column right of the `/**`, as written
+        assert len(line) - len(line.lstrip()) == len(opening) - len(opening.lstrip()) + 1, out
+    code = next(line for line in lines if "selectName" in line)
+    assert len(code) - len(code.lstrip()) == len(opening) - len(opening.lstrip()), out

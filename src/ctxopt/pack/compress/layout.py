@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ctxopt.languages import by_name
 from ctxopt.pack.compress.comments import light
-from ctxopt.pack.compress.parsing import guarded, parse, string_rows, width
+from ctxopt.pack.compress.parsing import comment_rows, guarded, parse, string_rows, width
 
 _INDENT_UNIT = 1
 
@@ -17,6 +17,7 @@ def relayout(text: str, language: str) -> str:
     """
     parsed = parse(text, language)
     begins, ends = string_rows(parsed, language)
+    in_comment = comment_rows(parsed, language)
     lines = text.split("\n")
     free = [i for i, ln in enumerate(lines) if i not in begins and ln.strip()]
     ranks: dict[int, int] = {}
@@ -26,6 +27,10 @@ def relayout(text: str, language: str) -> str:
     out = []
     for i, line in enumerate(lines):
         if i in begins:
+            head = in_comment.get(i)
+            if ranks and head is not None and head not in begins:  # moved as its opening line
+                before = width(lines[head])
+                line = _dedented(line, before - ranks[before] * _INDENT_UNIT)
             out.append(line if i in ends else line.rstrip())
             continue
         if not line.strip():
@@ -36,6 +41,13 @@ def relayout(text: str, language: str) -> str:
             line = " " * (ranks[width(line)] * _INDENT_UNIT) + line.lstrip(" \t")
         out.append(line)
     return "\n".join(out) + ("\n" if text.endswith("\n") and out else "")
+
+
+def _dedented(line: str, columns: int) -> str:
+    """line with up to `columns` of its leading spaces removed (a block comment's inner line
+    moved left as far as its opening line was)."""
+    spaces = len(line) - len(line.lstrip(" "))
+    return line[min(spaces, max(columns, 0)) :]
 
 
 def medium(text: str, language: str) -> str:

@@ -207,8 +207,15 @@ def string_rows(parsed: Parsed, language: str) -> tuple[set[int], set[int]]:
         if last > first:
             begin_inside.update(range(first + 1, last + 1))
             end_inside.update(range(first, last))
+    begin_inside.update(comment_rows(parsed, language))  # keep a block comment's shape
+    return begin_inside, end_inside
+
+
+def comment_rows(parsed: Parsed, language: str) -> dict[int, int]:
+    """Each row that begins inside a block comment, mapped to the row the comment opens on."""
+    inside: dict[int, int] = {}
     for node in captures(language, comment_kinds(language), parsed.root):
         first, last = parsed.rows(node)
         last -= node.end_point.column == 0  # a line comment that holds its newline
-        begin_inside.update(range(first + 1, last + 1))  # keep a block comment's shape
-    return begin_inside, end_inside
+        inside.update(dict.fromkeys(range(first + 1, last + 1), first))
+    return inside
