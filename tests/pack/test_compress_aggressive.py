@@ -100,3 +100,31 @@ def test_signature_stub_of_python_function_without_docstring_parses() -> None:
     stub = signature_stub(text, "python")
     assert "def f(self, x):" in stub and "# ... lines 3-5 elided" in stub
     ast.parse(stub)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "declaration"),
+    [
+        (
+            "kotlin",
+            "  /**\n   * Returns a path to the current location.\n   */\n"
+            "  @get:CheckReturnValue\n  public val path: String\n"
+            "    get() = getPath(stackSize, scopes, pathNames, pathIndices)\n",
+            "public val path: String",
+        ),
+        (
+            "java",
+            '    /** The reader\'s path. */\n    @Nullable\n    @SuppressWarnings("unused")\n'
+            "    private final String path =\n        computePath(stackSize, scopes, pathNames);\n",
+            "private final String path =",
+        ),
+    ],
+)
+def test_aggressive_keeps_the_line_an_annotated_declaration_is_named_on(
+    language: str, text: str, declaration: str
+) -> None:
+    """A class-body piece whose statement starts with annotations came out as the annotation
+    alone (`@get:CheckReturnValue`), an entry that shows no code: the rows down to the one
+    that names the declaration are its head."""
+    out = compress(text, language, "aggressive")
+    assert declaration in out, out

@@ -24,6 +24,7 @@ from ctxopt.pack.compress.kinds import (
     is_docstring,
     kind_of,
     leaves,
+    named_row,
     statements,
     tokens_of,
 )
@@ -45,6 +46,9 @@ if TYPE_CHECKING:
 # of its non-blank rows and holds at least _SEVERAL statements (through wrappers).
 _MAX_ELIDED_SHARE = 0.9
 _SEVERAL = 3
+# A statement's head is its first row, and the rows down to the one that names it when
+# annotations above take at most this many rows.
+_ANNOTATION_ROWS = 3
 
 
 class _Elider:
@@ -153,7 +157,8 @@ class _Elider:
             return set(range(first, last + 1))
         if first + 1 in self.begins:  # never cut a statement inside a string
             return set(range(first, last + 1)) if last - first < 8 else set()
-        return {first}
+        named = named_row(node) - self.p.prefix_rows  # past annotations: what it declares
+        return set(range(first, named + 1)) if named - first <= _ANNOTATION_ROWS else {first}
 
     def _control_rows(self, stmt: Node) -> set[int]:
         first, last = self.p.rows(stmt)

@@ -34,10 +34,26 @@ CLAUSE_TOKENS = frozenset(
      "when", "ensure"}
 )  # fmt: skip
 _CALL_TOKENS = frozenset({"call", "invocation", "command", "await"})
+# Words of node kinds that only annotate what follows (`@get:CheckReturnValue`, `#[inline]`).
+_ANNOTATION_TOKENS = frozenset({"annotation", "decorator", "attribute"})
 
 
 def tokens_of(node: Node) -> set[str]:
     return set(node.type.split("_"))
+
+
+def named_row(node: Node) -> int:
+    """The row where a statement says what it is: the row of its first token outside
+    annotations and comments (`public val path: String` under `@get:CheckReturnValue`)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in COMMENT_KINDS or tokens_of(current) & _ANNOTATION_TOKENS:
+            continue
+        if current.child_count == 0:
+            return int(current.start_point.row)
+        stack.extend(reversed(current.children))
+    return int(node.start_point.row)
 
 
 def definition_in(node: Node, depth: int = 3) -> Node | None:
