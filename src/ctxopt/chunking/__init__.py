@@ -111,14 +111,15 @@ def _better_tree(
     """A tree that reads more of the file than `better_than` (fewer unread bytes; any usable
     tree when None), from the source's stand-in (see `repair`) or from the language's second
     grammar; None when neither does."""
-    best = better_than
+    best, unread = better_than, error_bytes(better_than) if better_than is not None else None
     for grammar, version in _readings(record, source):
         try:
             tree = parse_source(language, version, timeout_s, grammar=grammar)
         except ParseFailure:
             continue
-        if best is None or error_bytes(tree) < error_bytes(best):
-            best = tree
+        missed = error_bytes(tree)
+        if unread is None or missed < unread:
+            best, unread = tree, missed
     return best if best is not better_than else None
 
 

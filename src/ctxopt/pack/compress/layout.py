@@ -16,8 +16,8 @@ def relayout(text: str, language: str) -> str:
     indentation.  The rank map is strictly increasing, so nesting is unchanged.
     """
     parsed = parse(text, language)
-    begins, ends = string_rows(parsed, language)
     in_comment = comment_rows(parsed, language)
+    begins, ends = string_rows(parsed, language, in_comment)
     lines = text.split("\n")
     free = [i for i, ln in enumerate(lines) if i not in begins and ln.strip()]
     ranks: dict[int, int] = {}

@@ -198,8 +198,11 @@ def guarded(before: str, after: str, language: str) -> bool:
     return raw_parse_errors(after, language) <= raw_parse_errors(before, language)
 
 
-def string_rows(parsed: Parsed, language: str) -> tuple[set[int], set[int]]:
-    """Rows that begin inside a string, and rows that end inside one."""
+def string_rows(
+    parsed: Parsed, language: str, comments: dict[int, int] | None = None
+) -> tuple[set[int], set[int]]:
+    """Rows that begin inside a string (or a block comment), and rows that end inside a
+    string; `comments` is `comment_rows` of the same parse when the caller has it already."""
     begin_inside: set[int] = set()
     end_inside: set[int] = set()
     for node in captures(language, _string_kinds(language), parsed.root):
@@ -207,7 +210,9 @@ def string_rows(parsed: Parsed, language: str) -> tuple[set[int], set[int]]:
         if last > first:
             begin_inside.update(range(first + 1, last + 1))
             end_inside.update(range(first, last))
-    begin_inside.update(comment_rows(parsed, language))  # keep a block comment's shape
+    if comments is None:
+        comments = comment_rows(parsed, language)
+    begin_inside.update(comments)  # keep a block comment's shape
     return begin_inside, end_inside
 
 
