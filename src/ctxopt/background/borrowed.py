@@ -1,15 +1,16 @@
 """A background server takes on its caller's process state for one call: stdin, stdout
 and stderr (the caller's own descriptors, so terminals, pipes and files behave as they
 would in the caller), working directory, environment, umask and argv; all of it is put
-back afterwards."""
+back afterwards.  The first read of stdin or write to stdout can be announced (the caller
+may run the command itself when the server is lost before it)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
-from typing import TextIO
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TextIO, cast
 
 from ctxopt.background.protocol import Request
 
@@ -19,10 +20,13 @@ class CannotTakeOver(Exception):
 
 
 @contextlib.contextmanager
-def borrowed_process(request: Request, fds: list[int]) -> Iterator[None]:
+def borrowed_process(
+    request: Request, fds: list[int], on_first_use: Callable[[], None] | None = None
+) -> Iterator[None]:
     """Inside the block this process reads and writes the caller's streams, in the
     caller's directory and environment; CannotTakeOver (nothing changed) when its directory
-    cannot be entered."""
+    cannot be entered.  on_first_use is called once, before the command first reads stdin
+    or writes stdout (stderr does not count: a second run may repeat progress lines)."""
     saved_cwd = _cwd()
     try:
         os.chdir(request.cwd)
@@ -38,6 +42,9 @@ def borrowed_process(request: Request, fds: list[int]) -> Iterator[None]:
         for target, fd in zip((0, 1, 2), fds, strict=True):
             os.dup2(fd, target)
         sys.stdin, sys.stdout, sys.stderr = _streams()
+        if on_first_use is not None:
+            once = _Once(on_first_use)
+            sys.stdin, sys.stdout = FirstUse.of(sys.stdin, once), FirstUse.of(sys.stdout, once)
         os.environ.clear()
         os.environ.update(dict(request.env))
         sys.argv = ["ctxopt", *request.argv]
@@ -53,6 +60,62 @@ def borrowed_process(request: Request, fds: list[int]) -> Iterator[None]:
             os.close(fd)
         os.umask(saved_umask)
         os.chdir(saved_cwd)
+
+
+class _Once:
+    def __init__(self, action: Callable[[], None]) -> None:
+        self._action: Callable[[], None] | None = action
+
+    def __call__(self) -> None:
+        action, self._action = self._action, None
+        if action is not None:
+            action()
+
+
+class FirstUse:
+    """A text stream that calls `used` before its first read or write of anything (its
+    binary `buffer` counts as used once asked for); everything else goes to the stream."""
+
+    def __init__(self, stream: TextIO, used: Callable[[], None]) -> None:
+        self._stream = stream
+        self._used = used
+
+    @classmethod
+    def of(cls, stream: TextIO, used: Callable[[], None]) -> TextIO:
+        return cast(TextIO, cls(stream, used))
+
+    def write(self, text: str) -> int:
+        if text:
+            self._used()
+        return self._stream.write(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        self._used()
+        self._stream.writelines(lines)
+
+    def read(self, size: int = -1) -> str:
+        self._used()
+        return self._stream.read(size)
+
+    def readline(self, size: int = -1) -> str:
+        self._used()
+        return self._stream.readline(size)
+
+    def readlines(self, hint: int = -1) -> list[str]:
+        self._used()
+        return self._stream.readlines(hint)
+
+    def __iter__(self) -> Iterator[str]:
+        self._used()
+        return iter(self._stream)
+
+    @property
+    def buffer(self) -> Any:
+        self._used()
+        return self._stream.buffer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def flush_output() -> None:

@@ -19,6 +19,7 @@ from ctxopt.background.address import Address, server_address
 from ctxopt.background.protocol import (
     EXIT,
     INTERRUPT,
+    OUTPUT,
     READY,
     STARTED,
     Lines,
@@ -70,7 +71,10 @@ def _try_server(argv: list[str]) -> Outcome:
         sock.close()
         return Outcome(None, address)
     with sock:
-        return Outcome(_call(sock, argv))
+        code = _call(sock, argv)
+    if code is None or code >= 0:
+        return Outcome(code)
+    return Outcome(None, address)  # LOST: run it here, and start a server for the next calls
 
 
 def _index_update(args: list[str]) -> bool:
@@ -83,6 +87,10 @@ def _index_update(args: list[str]) -> bool:
         return False
     folder = positional[0] if positional else os.curdir
     return os.path.isfile(os.path.join(folder, ".ctxopt", "committed.json"))
+
+
+LOST = -1  # the server was lost before the command read stdin or wrote stdout (exit
+# codes from the server are 0-255)
 
 
 def _call(sock: socket.socket, argv: list[str]) -> int | None:
@@ -111,9 +119,11 @@ def _call(sock: socket.socket, argv: list[str]) -> int | None:
 
 
 def _wait(sock: socket.socket, lines: Lines) -> int:
-    """The command's exit code.  Ctrl-C is passed on and the server gets GRACE_SECONDS to
-    end the command; a second Ctrl-C stops waiting at once."""
+    """The command's exit code, or LOST when the server went away before the command read
+    stdin or wrote stdout (nothing a second run would repeat).  Ctrl-C is passed on and the
+    server gets GRACE_SECONDS to end the command; a second Ctrl-C stops waiting at once."""
     interrupted_at: float | None = None
+    used_streams = False
 
     def on_interrupt(signum: int, frame: FrameType | None) -> None:
         nonlocal interrupted_at
@@ -122,6 +132,15 @@ def _wait(sock: socket.socket, lines: Lines) -> int:
         interrupted_at = time.monotonic()
         with contextlib.suppress(OSError):
             sock.sendall(INTERRUPT + b"\n")
+
+    def lost() -> int:
+        if interrupted_at is not None:
+            return INTERRUPTED_EXIT_CODE
+        if not used_streams:
+            sys.stderr.write("ctxopt: the background server stopped; running the call here\n")
+            return LOST
+        sys.stderr.write("ctxopt: the background server stopped during the call; run it again\n")
+        return 1
 
     previous = signal.signal(signal.SIGINT, on_interrupt)
     sock.settimeout(POLL_SECONDS)
@@ -134,18 +153,15 @@ def _wait(sock: socket.socket, lines: Lines) -> int:
                     return INTERRUPTED_EXIT_CODE
                 continue
             except (KeyboardInterrupt, OSError):
-                return INTERRUPTED_EXIT_CODE if interrupted_at is not None else _lost()
+                return lost()
             if line is None:
-                return INTERRUPTED_EXIT_CODE if interrupted_at is not None else _lost()
-            if line.startswith(EXIT + b" "):
+                return lost()
+            if line == OUTPUT:
+                used_streams = True
+            elif line.startswith(EXIT + b" "):
                 return int(line[len(EXIT) + 1 :])
     finally:
         signal.signal(signal.SIGINT, previous)
-
-
-def _lost() -> int:
-    sys.stderr.write("ctxopt: the background server stopped during the call; run it again\n")
-    return 1
 
 
 def start_server(address: Address, argv: list[str]) -> None:

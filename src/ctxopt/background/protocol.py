@@ -6,7 +6,9 @@ descriptors attached, SCM_RIGHTS): descriptors sent earlier would wait in the so
 busy server, keeping the caller's pipes open after the caller gave up and ran the command
 itself.  The server answers `started`, or `declined` when the caller should run the command
 itself; after `started`, the caller may send `interrupt` (Ctrl-C) and the server ends with
-`exit CODE`.  Lines are ASCII.
+`exit CODE`.  Before the command first reads the caller's stdin or writes its stdout the server
+says `output`: a server lost before that (killed, crashed) leaves nothing a second run would
+repeat, so the caller runs the command itself.  Lines are ASCII.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ STARTED = b"started"
 DECLINED = b"declined"
 INTERRUPT = b"interrupt"
 EXIT = b"exit"
+OUTPUT = b"output"  # the command is about to read stdin or write stdout
 HEADER = struct.Struct(">I")
 MAX_REQUEST = 1 << 20
 

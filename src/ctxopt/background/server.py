@@ -33,6 +33,7 @@ from ctxopt.background.interrupts import Interrupts
 from ctxopt.background.protocol import (
     DECLINED,
     EXIT,
+    OUTPUT,
     STARTED,
     Request,
     receive_request,
@@ -154,7 +155,7 @@ class Server:
         LOG.info("call started: %s", command)
         code = 1
         try:
-            with borrowed_process(request, fds):
+            with borrowed_process(request, fds, lambda: _say(conn, OUTPUT)):
                 conn.settimeout(None)  # from here the caller may wait as long as the call runs
                 conn.sendall(STARTED + b"\n")
                 try:
@@ -184,6 +185,12 @@ class Server:
         }
 
 
+def _say(conn: socket.socket, message: bytes) -> None:
+    """One line to the caller; a caller gone is seen when the call ends."""
+    with contextlib.suppress(OSError):
+        conn.sendall(message + b"\n")
+
+
 def _resident_bytes() -> int:
     """This process's resident memory (0 where /proc cannot tell)."""
     try:
@@ -208,10 +215,11 @@ def run_command() -> int:
 
 
 def _exit_code(code: object) -> int:
+    """The exit status a process ending with SystemExit(code) has (0-255)."""
     if code is None:
         return 0
     if isinstance(code, int):
-        return code
+        return code & 0xFF
     sys.stderr.write(f"{code}\n")
     return 1
 
