@@ -71,10 +71,7 @@ def _try_server(argv: list[str]) -> Outcome:
         sock.close()
         return Outcome(None, address)
     with sock:
-        code = _call(sock, argv)
-    if code is None or code >= 0:
-        return Outcome(code)
-    return Outcome(None, address)  # LOST: run it here, and start a server for the next calls
+        return _call(sock, argv, address)
 
 
 def _index_update(args: list[str]) -> bool:
@@ -89,11 +86,10 @@ def _index_update(args: list[str]) -> bool:
     return os.path.isfile(os.path.join(folder, ".ctxopt", "committed.json"))
 
 
-LOST = -1  # the server was lost before the command read stdin or wrote stdout (exit
-# codes from the server are 0-255)
-
-
-def _call(sock: socket.socket, argv: list[str]) -> int | None:
+def _call(sock: socket.socket, argv: list[str], address: Address) -> Outcome:
+    """The served command's exit code; none (run it here) when the server declines, is busy
+    or is lost before the command used the caller's stdin or stdout (then with the address
+    where a new server is started for the next calls)."""
     umask = os.umask(0o022)
     os.umask(umask)
     request = Request(
@@ -104,22 +100,23 @@ def _call(sock: socket.socket, argv: list[str]) -> int | None:
         sock.settimeout(BUSY_SECONDS)
         send_request(sock, request, [])
         if lines.next() != READY:
-            return None  # declined: run it here
+            return Outcome(None)  # declined: run it here
     except OSError:  # busy with another call (a long update), or gone: run it here
-        return None
+        return Outcome(None)
     try:
         sock.settimeout(None)
         send_streams(sock, [0, 1, 2])
         first = lines.next()
     except OSError:
-        return None
+        return Outcome(None)
     if first != STARTED:
-        return None  # declined: run it here
-    return _wait(sock, lines)
+        return Outcome(None)  # declined: run it here
+    code = _wait(sock, lines)
+    return Outcome(None, address) if code is None else Outcome(code)
 
 
-def _wait(sock: socket.socket, lines: Lines) -> int:
-    """The command's exit code, or LOST when the server went away before the command read
+def _wait(sock: socket.socket, lines: Lines) -> int | None:
+    """The command's exit code; None when the server went away before the command read
     stdin or wrote stdout (nothing a second run would repeat).  Ctrl-C is passed on and the
     server gets GRACE_SECONDS to end the command; a second Ctrl-C stops waiting at once."""
     interrupted_at: float | None = None
@@ -133,12 +130,12 @@ def _wait(sock: socket.socket, lines: Lines) -> int:
         with contextlib.suppress(OSError):
             sock.sendall(INTERRUPT + b"\n")
 
-    def lost() -> int:
+    def lost() -> int | None:
         if interrupted_at is not None:
             return INTERRUPTED_EXIT_CODE
         if not used_streams:
             sys.stderr.write("ctxopt: the background server stopped; running the call here\n")
-            return LOST
+            return None
         sys.stderr.write("ctxopt: the background server stopped during the call; run it again\n")
         return 1
 
