@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from clitools import run_cli
-from ctxopt.background.protocol import Lines, Request, send_request
 from helpers import commit_all, init_repo, write_files
+from servercalls import ask_server
 
 pytestmark = pytest.mark.slow
 
@@ -63,8 +62,8 @@ def runtime(tmp_path: Path) -> Iterator[Path]:
     folder.mkdir(mode=0o700)
     yield folder
     for sock in (folder / "ctxopt").glob("*.sock"):
-        pid = _ask(sock, "status").get("pid") if sock.exists() else None
-        _ask(sock, "stop")
+        pid = ask_server(sock, "status").get("pid") if sock.exists() else None
+        ask_server(sock, "stop")
         if isinstance(pid, int):
             _wait_gone(pid)
 
@@ -95,29 +94,12 @@ def _sockets(runtime: Path) -> list[Path]:
     return sorted((runtime / "ctxopt").glob("*.sock"))
 
 
-def _ask(sock: Path, op: str) -> dict[str, object]:
-    """A status (or stop) request; {} when no server answers."""
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.settimeout(120)
-            conn.connect(str(sock))
-            send_request(conn, Request(op=op), [])
-            line = Lines(conn).next()
-    except OSError:
-        return {}
-    if line is None or op != "status":
-        return {}
-    answer = json.loads(line)
-    assert isinstance(answer, dict)
-    return answer
-
-
 def _server(runtime: Path) -> Path:
     """The one server's socket, once it answers (after its warm-up)."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         found = _sockets(runtime)
-        if found and _ask(found[0], "status"):
+        if found and ask_server(found[0], "status"):
             assert len(found) == 1
             return found[0]
         time.sleep(0.1)
@@ -127,7 +109,7 @@ def _server(runtime: Path) -> Path:
 def _served(sock: Path) -> int:
     """The calls the server at sock has served; when it does not answer, the failure shows
     its log (why it stopped, or how far it got)."""
-    served = _ask(sock, "status").get("served")
+    served = ask_server(sock, "status").get("served")
     assert isinstance(served, int), f"no answer from the server; its log:\n{_log(sock)}"
     return served
 
@@ -275,7 +257,7 @@ def test_an_idle_server_exits_and_removes_its_socket(repo: Path, runtime: Path) 
     env = _env(runtime, CTXOPT_BACKGROUND_IDLE="1")
     assert _ctxopt("query", TASK, "--json", repo=repo, env=env).returncode == 0
     sock = _server(runtime)
-    pid = _ask(sock, "status")["pid"]
+    pid = ask_server(sock, "status")["pid"]
     assert isinstance(pid, int)
     assert _wait_gone(pid, seconds=60)
     assert not sock.exists()

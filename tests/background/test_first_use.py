@@ -23,13 +23,12 @@ from ctxopt.background.borrowed import borrowed_process
 from ctxopt.background.protocol import (
     OUTPUT,
     STARTED,
-    Lines,
     Request,
     receive_request,
-    send_request,
     take_streams,
 )
 from helpers import commit_all, init_repo, write_files
+from servercalls import ask_server
 
 TASK = "where is the discount of a basket applied"
 
@@ -138,32 +137,17 @@ def stand_in(tmp_path: Path) -> Iterator[tuple[dict[str, str], list[bytes]]]:
     _stop(address.socket, wait=STARTED in says and OUTPUT not in says)
 
 
-def _status(sock: Path) -> dict[str, object] | None:
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.settimeout(60)
-            conn.connect(str(sock))
-            send_request(conn, Request(op="status"), [])
-            line = Lines(conn).next()
-    except OSError:
-        return None
-    return json.loads(line) if line else None
-
-
 def _stop(sock: Path, *, wait: bool) -> None:
     """Stop the server the caller started after running the call itself (waiting for it
     when one is expected: the caller starts one only after a lost server)."""
     deadline = time.monotonic() + (120 if wait else 0)
-    status = _status(sock)
-    while status is None and time.monotonic() < deadline:
+    status = ask_server(sock, "status")
+    while not status and time.monotonic() < deadline:
         time.sleep(0.2)
-        status = _status(sock)
-    if status is not None:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.connect(str(sock))
-            send_request(conn, Request(op="stop"), [])
-            Lines(conn).next()
-    assert status is not None or not wait, "no server was started after the lost one"
+        status = ask_server(sock, "status")
+    if status:
+        ask_server(sock, "stop")
+    assert status or not wait, "no server was started after the lost one"
 
 
 def _query(repo: Path, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
