@@ -7,7 +7,7 @@ import pytest
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.render_stats import index_summary
 from ctxopt.types import IndexStats
-from ctxopt.wording import plural, shown_path
+from ctxopt.wording import percent, plural, shown_path
 
 
 @pytest.mark.parametrize(
@@ -51,3 +51,11 @@ def test_shown_path_quotes_only_names_that_would_break_a_line(path: str, expecte
     shown = shown_path(path)
     assert shown == expected
     assert "\n" not in shown and "\r" not in shown
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(99.95, "99.9%"), (99.999, "99.9%"), (100.0, "100.0%"), (47.56, "47.5%"), (0.0, "0.0%")],
+)
+def test_percent_never_rounds_up_to_a_share_not_reached(value: float, expected: str) -> None:
+    assert percent(value) == expected

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 # How every prompt ctxopt renders begins (its first lines, in every format): the words say
@@ -14,6 +15,13 @@ def plural(count: int, noun: str) -> str:
     """The count with thousands separators and the noun, with an "s" unless the count is one:
     "1 file", "0 files", "2,345 files" (enough for the regular nouns ctxopt uses)."""
     return f"{count:,} {noun if count == 1 else noun + 's'}"
+
+
+def percent(value: float) -> str:
+    """A share in percent to one decimal, never rounded up to a whole it did not reach:
+    99.95 is "99.9%", not "100.0%" (a pack that kept something is not 100% smaller)."""
+    shown = math.floor(value * 10) / 10 if 0 <= value < 100 else value
+    return f"{shown:.1f}%"
 
 
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")

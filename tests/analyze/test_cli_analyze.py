@@ -148,6 +148,25 @@ def test_bad_flags_are_usage_errors(tmp_path: Path) -> None:
         assert result.code == 2, args
 
 
+def test_output_dash_is_stdout_and_a_file_gets_its_folders(tmp_path: Path) -> None:
+    doc = contract(tmp_path / "c.md")
+    to_stdout = analyze(str(doc), "--plan", "--json", "-o", "-")
+    assert to_stdout.code == 0, to_stdout.err
+    assert to_stdout.json()["tokens"] > 0
+    assert not Path("-").exists()
+    nested = tmp_path / "new" / "folder" / "plan.json"
+    to_file = analyze(str(doc), "--plan", "--json", "-o", str(nested))
+    assert to_file.code == 0, to_file.err
+    assert to_file.out == "" and json.loads(nested.read_text())["tokens"] > 0
+    (tmp_path / "a_file").write_text("x")
+    blocked = analyze(str(doc), "--plan", "-o", str(tmp_path / "a_file" / "plan.txt"))
+    assert_one_line_error(blocked)
+    assert "a_file" in blocked.err
+    empty = analyze(str(doc), "--plan", "-o", "")
+    assert_one_line_error(empty)
+    assert empty.code == 2 and "-o is empty" in empty.err
+
+
 def test_max_calls_stops_before_the_first_call(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
     doc = contract(tmp_path / "c.md")

@@ -139,6 +139,7 @@ def test_unknown_keys_warn(repo: Path, env: dict[str, str]) -> None:
         ("include = '*.py'", "include must be a list of strings"),
         ("embedder = 'bert'", "embedder must be one of static, minilm"),
         ("[weights]\nvector = 'high'", "weights must map names to numbers"),
+        ("[weights]\nlexical = -1", "weights must map names to numbers of 0 or more"),
     ],
 )
 def test_bad_file_values_raise(repo: Path, env: dict[str, str], text: str, message: str) -> None:
@@ -157,6 +158,7 @@ def test_bad_file_values_raise(repo: Path, env: dict[str, str], text: str, messa
         ("CTXOPT_BUDGET", "-3", "env:CTXOPT_BUDGET: budget must be an integer >= 1"),
         ("CTXOPT_RESERVE", "2", "env:CTXOPT_RESERVE: reserve must be a number in [0, 0.9]"),
         ("CTXOPT_WEIGHTS", "vector", "env:CTXOPT_WEIGHTS: cannot read 'vector'"),
+        ("CTXOPT_WEIGHTS", "lexical=-5", "env:CTXOPT_WEIGHTS: weights must map names to numbers"),
     ],
 )
 def test_bad_env_values_raise(

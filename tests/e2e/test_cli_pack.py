@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -69,6 +70,24 @@ def test_output_file_and_formats(indexed_repo: Path, cli: CliRunner, tmp_path: P
     assert "=== inventory/storage.py" in plain
 
 
+def test_output_dash_is_stdout_and_an_empty_output_is_refused(
+    indexed_repo: Path, cli: CliRunner, tmp_path: Path
+) -> None:
+    dash = cli("pack", TASK, "--path", str(indexed_repo), "-o", "-", cwd=tmp_path)
+    assert dash.code == 0, dash.err
+    assert dash.out.startswith("# Context") and "def save_inventory" in dash.out
+    assert not (tmp_path / "-").exists()
+    empty = cli("pack", TASK, "--path", str(indexed_repo), "-o", "", cwd=tmp_path)
+    assert_one_line_error(empty)
+    assert empty.code == 2 and "-o is empty" in empty.err
+    no_model = cli("pack", TASK, "--path", str(indexed_repo), "--model", "", cwd=tmp_path)
+    assert_one_line_error(no_model)
+    assert no_model.code == 2 and "--model is empty" in no_model.err
+    missing = cli("pack", TASK, "--path", str(indexed_repo), "-o")
+    assert_one_line_error(missing)
+    assert "(see `ctxopt pack --help`)" in missing.err
+
+
 def test_model_budget_and_small_budget_error(indexed_repo: Path, cli: CliRunner) -> None:
     data = cli("pack", TASK, "--path", str(indexed_repo), "--model", "gpt-4o-mini", "--json").json()
     assert data["budget"] > 8000
@@ -112,6 +131,20 @@ def test_a_task_of_dash_is_read_from_standard_input(indexed_repo: Path, cli: Cli
     empty = cli("pack", "-", "--path", str(indexed_repo), stdin="  \n")
     assert_one_line_error(empty)
     assert empty.code == 2 and "the task is empty" in empty.err
+
+
+def test_a_task_argument_that_is_not_utf8_is_read_like_standard_input(
+    indexed_repo: Path, cli: CliRunner
+) -> None:
+    """A task pasted from a Latin-1 log reaches argv as bytes that are not UTF-8."""
+    task = os.fsdecode(b"fix save_inventory caf\xe9 crash")
+    packed = cli("pack", task, "--path", str(indexed_repo), "--budget", "3000")
+    assert packed.code == 0, packed.err
+    assert "fix save_inventory caf\ufffd crash" in packed.out
+    assert "def save_inventory" in packed.out
+    saved = cli("stats", "--path", str(indexed_repo), "-t", task, "--json")
+    assert saved.code == 0, saved.err
+    assert [t["task"] for t in saved.json()["tasks"]] == ["fix save_inventory caf\ufffd crash"]
 
 
 def test_small_budget_gives_signatures(indexed_repo: Path, cli: CliRunner) -> None:

@@ -178,3 +178,32 @@ def test_bad_flags_exit_2(indexed_repo: Path, cli: CliRunner) -> None:
     model = cli("stats", "--path", str(indexed_repo), "-t", TASK, "--model", "nope-model")
     assert model.code == 2
     assert_one_line_error(model)
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (("--fail-under", "150", "-t", TASK), "--fail-under must be a percentage from 0 to 100"),
+        (("--fail-under", "-1", "-t", TASK), "--fail-under must be a percentage from 0 to 100"),
+        (("--max-repo-tokens", "-1"), "--max-repo-tokens must be 0 or more"),
+        (("--compression-sample", "-1"), "--compression-sample must be 0 or more"),
+    ],
+)
+def test_numbers_out_of_range_exit_2(
+    indexed_repo: Path, cli: CliRunner, flags: tuple[str, ...], words: str
+) -> None:
+    result = cli("stats", "--path", str(indexed_repo), *flags)
+    assert_one_line_error(result)
+    assert result.code == 2 and words in result.err and result.out == ""
+
+
+def test_a_tasks_file_budget_too_small_names_the_task_and_its_budget(
+    indexed_repo: Path, cli: CliRunner, tmp_path: Path
+) -> None:
+    tasks = tmp_path / "small.yml"
+    tasks.write_text(f"- task: {TASK}\n- task: tiny budget here\n  budget: 50\n")
+    result = cli("stats", "--path", str(indexed_repo), "--tasks-file", str(tasks))
+    assert_one_line_error(result)
+    assert result.code == 3
+    assert "task 2 (tiny budget here)" in result.err
+    assert "the budget of 50 " in result.err

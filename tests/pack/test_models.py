@@ -11,6 +11,7 @@ import pytest
 from ctxopt.config.environment import MODELS_FILE
 from ctxopt.config.settings import load_settings
 from ctxopt.errors import UsageError
+from ctxopt.pack.api import PackOptions, resolve_budget
 from ctxopt.pack.models import (
     CHEAP_MAX_COMPLEXITY,
     CHEAP_MAX_TOKENS,
@@ -103,6 +104,19 @@ def test_budget_math(models: dict[str, ModelInfo]) -> None:
     assert budget_for_model(models["gpt-5"], 0.0) == 400_000
     with pytest.raises(UsageError):
         budget_for_model(claude, 1.0)
+
+
+def test_a_budget_of_any_size_is_counted_exactly(models: dict[str, ModelInfo]) -> None:
+    huge = 99_999_999_999_999_999_999
+    assert resolve_budget(PackOptions(task="x", budget=huge), models)[:2] == (huge, huge)
+    at_claude = resolve_budget(
+        PackOptions(task="x", budget=huge, model="claude-sonnet-4-5"), models
+    )
+    assert at_claude[:2] == (huge * 5 // 6, huge)  # 1.2 model tokens per cl100k token
+    assert (
+        resolve_budget(PackOptions(task="x", budget=120, model="claude-sonnet-4-5"), models)[0]
+        == 100
+    )
 
 
 def test_estimate_cost(models: dict[str, ModelInfo]) -> None:

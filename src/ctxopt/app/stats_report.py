@@ -13,7 +13,7 @@ from ctxopt import tokens
 from ctxopt.app.pack import refresh_then_pack
 from ctxopt.app.refresh import refresh_index
 from ctxopt.config.settings import Settings
-from ctxopt.errors import UsageError
+from ctxopt.errors import BudgetError, UsageError
 from ctxopt.index.stats import IndexReport, index_report
 from ctxopt.index.store import IndexReader
 from ctxopt.pack import models as model_table
@@ -75,6 +75,19 @@ def _validate(request: StatsRequest) -> None:
         raise UsageError(f"--top must be 0 or more, got {request.top}")
     if request.budget is not None and request.budget <= 0:
         raise UsageError(f"--budget must be positive, got {request.budget}")
+    if request.compression_sample < 0:
+        raise UsageError(
+            f"--compression-sample must be 0 or more (0: all), got {request.compression_sample}"
+        )
+    limits = request.limits
+    if limits.fail_under is not None and not 0 <= limits.fail_under <= 100:
+        raise UsageError(
+            f"--fail-under must be a percentage from 0 to 100, got {limits.fail_under:g}"
+        )
+    if limits.max_repo_tokens is not None and limits.max_repo_tokens < 0:
+        raise UsageError(f"--max-repo-tokens must be 0 or more, got {limits.max_repo_tokens}")
+    if limits.max_growth is not None and limits.max_growth < 0:
+        raise UsageError(f"--max-growth must be 0 or more (percent), got {limits.max_growth:g}")
 
 
 def stats_report(
@@ -95,7 +108,7 @@ def stats_report(
     IndexReader(settings.db_path)  # no index: one message before anything else
     if tasks and request.refresh:
         refresh_index(settings, refresh=True, notify=notify)  # once, before the first pack
-    rows = tuple(task_savings(settings, task, notify=notify) for task in tasks)
+    rows = tuple(_savings_of_task(settings, n, task, notify) for n, task in enumerate(tasks, 1))
     index = index_report(settings, depth=request.depth, top=request.top)
     ranking = ranking_view(settings, index.embedder)
     index = replace(index, ranking=ranking.line, weights=ranking.weights)
@@ -124,6 +137,18 @@ def stats_report(
         baseline=diff,
         failures=check_gates(request.limits, repo_tokens=index.tokens, tasks=rows, diff=diff),
     )
+
+
+def _savings_of_task(
+    settings: Settings, number: int, task: SavingsTask, notify: Callable[[str], None] | None
+) -> TaskSavings:
+    """task_savings, a budget too small for the task named by its place and its start."""
+    try:
+        return task_savings(settings, task, notify=notify)
+    except BudgetError as exc:
+        start = " ".join(task.task.split())
+        start = start if len(start) <= 40 else start[:39] + "…"
+        raise BudgetError(f"task {number} ({start}): {exc}") from exc
 
 
 def task_savings(

@@ -80,6 +80,16 @@ def _run(args: list[str]) -> Any:
     return command.main(args=args, prog_name="ctxopt", standalone_mode=False)
 
 
+def _help_of(exc: Exception, args: list[str]) -> str:
+    """The command whose --help fits a usage error: the one its context names, else the
+    command the arguments start with (a missing option value is raised without one)."""
+    ctx = getattr(exc, "ctx", None)
+    path = getattr(ctx, "command_path", None)
+    if path and path != "ctxopt":
+        return str(path)
+    return f"ctxopt {args[0]}" if args and args[0] in COMMANDS else "ctxopt"
+
+
 def main() -> None:
     """Entry point: expected errors become one line on stderr and a non-zero exit; a reader
     that closes stdout early ends the run silently with exit 0; bare `ctxopt` is `--help`."""
@@ -97,8 +107,7 @@ def main() -> None:
         Terminal().error(str(exc))
         sys.exit(exc.exit_code)
     except typer.TyperException as exc:  # usage errors: one line, and where the help is
-        ctx = getattr(exc, "ctx", None)
-        where = getattr(ctx, "command_path", None) or "ctxopt"
+        where = _help_of(exc, sys.argv[1:])
         Terminal().error(f"{exc.format_message()} (see `{where} --help`)")
         sys.exit(exc.exit_code)
     except typer.Exit as exc:

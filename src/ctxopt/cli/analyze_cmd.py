@@ -113,8 +113,13 @@ def analyze_doc(
         ),
     ] = 8000,
     output: Annotated[
-        Path | None,
-        typer.Option("--output", "-o", metavar="FILE", help="Write the report to this file."),
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="FILE",
+            help="Write the report to this file (- is stdout); missing folders are created.",
+        ),
     ] = None,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
@@ -123,7 +128,9 @@ def analyze_doc(
     without it as an offline digest within --budget tokens."""
     from ctxopt.analyze.api import PlanOptions, check_calls, prepare, window_prompts
     from ctxopt.analyze.report import plan_dict, plan_text
+    from ctxopt.cli.output_file import output_target
 
+    target = output_target(output)
     terminal = Terminal(quiet=quiet)
     options = PlanOptions(
         sources=tuple(files),
@@ -152,11 +159,11 @@ def analyze_doc(
         model=prepared.model.name if prepared.model else None,
     )
     if plan:
-        _emit(terminal, json.dumps(summary, indent=2) if as_json else plan_text(summary), output)
+        _emit(terminal, json.dumps(summary, indent=2) if as_json else plan_text(summary), target)
         return
     if emit_prompts:
         lines = [json.dumps(record, ensure_ascii=False) for record in window_prompts(prepared)]
-        _emit(terminal, "\n".join(lines), output)
+        _emit(terminal, "\n".join(lines), target)
         return
     if llm is None:
         from ctxopt.cli.analyze_render import run_digest
@@ -169,7 +176,7 @@ def analyze_doc(
             memory_chars=memory_chars,
             cache_dir=_model_cache(),
             as_json=as_json,
-            output=output,
+            output=target,
         )
         return
     check_calls(prepared, max_calls)
@@ -188,7 +195,7 @@ def analyze_doc(
         resume=resume,
         restart=restart,
         as_json=as_json,
-        output=output,
+        output=target,
     )
     if partial:
         raise typer.Exit(EXIT_PARTIAL)
@@ -228,7 +235,9 @@ def _check_flags(
 
 def _emit(terminal: Terminal, text: str, output: Path | None) -> None:
     if output is not None:
-        output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        from ctxopt.cli.output_file import write_output
+
+        write_output(output, text if text.endswith("\n") else text + "\n")
     else:
         terminal.payload(text)
 

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ctxopt.analyze.api import Prepared
 from ctxopt.cli.console import Terminal
+from ctxopt.cli.output_file import write_output
 from ctxopt.interrupts import INTERRUPTED_EXIT_CODE
 
 
@@ -52,7 +53,7 @@ class RunBar:
 
 def _write(terminal: Terminal, text: str, output: Path | None) -> None:
     if output is not None:
-        output.write_text(text, encoding="utf-8")
+        write_output(output, text)
     else:
         terminal.payload(text)
 

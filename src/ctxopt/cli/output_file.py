@@ -1,10 +1,22 @@
-"""`pack -o FILE`: the prompt written to a file, its missing parent folders created."""
+"""`-o FILE` of `pack` and `analyze-doc`: the product written to a file, its missing parent
+folders created; `-o -` is standard output."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ctxopt.errors import CtxoptError
+from ctxopt.errors import CtxoptError, UsageError
+
+STDOUT = "-"
+
+
+def output_target(value: str | None) -> Path | None:
+    """The file `-o value` names, or None for standard output (no -o, or `-o -`)."""
+    if value is None or value == STDOUT:
+        return None
+    if not value.strip():
+        raise UsageError("-o is empty: give a file name, or - for standard output")
+    return Path(value)
 
 
 def write_output(target: Path, text: str) -> None:

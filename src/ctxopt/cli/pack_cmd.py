@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -10,7 +9,7 @@ import typer
 from ctxopt.cli.clipboard import copy_to_clipboard, find_clipboard
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
-from ctxopt.cli.output_file import write_output
+from ctxopt.cli.output_file import output_target, write_output
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import settings_from_flags
 from ctxopt.cli.task_text import HELP as TASK_HELP
@@ -113,12 +112,13 @@ def pack(
         ),
     ] = False,
     output: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--output",
             "-o",
             metavar="FILE",
-            help="Write the prompt to FILE instead of stdout; missing folders are created.",
+            help="Write the prompt to FILE instead of stdout (- is stdout); missing folders "
+            "are created.",
         ),
     ] = None,
     copy: Annotated[
@@ -151,6 +151,7 @@ def pack(
     from ctxopt.pack.api import PackOptions
 
     task = task_text(task)
+    target = output_target(output)
     terminal = Terminal(quiet=quiet)
     clipboard = find_clipboard() if copy else None  # before any work: a headless machine says so
     settings = settings_from_flags(
@@ -188,15 +189,15 @@ def pack(
     if result.stale:
         stale = plural(result.stale, "file")
         terminal.warn(f"{stale} changed since indexing; the pack may be stale")
-    if output is not None:
-        write_output(output, result.prompt)
+    if target is not None:
+        write_output(target, result.prompt)
     if clipboard is not None:
         copy_to_clipboard(clipboard, result.prompt)
     if as_json:
         terminal.json(pack_json(result))
-    elif output is None and clipboard is None:
+    elif target is None and clipboard is None:
         terminal.payload(result.prompt)
     if explain:
         pack_explain(terminal, result)
     if not quiet:
-        pack_summary(terminal, result, output, clipboard=clipboard.name if clipboard else None)
+        pack_summary(terminal, result, target, clipboard=clipboard.name if clipboard else None)

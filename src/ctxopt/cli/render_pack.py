@@ -11,7 +11,7 @@ from ctxopt.pack.explain import drops_to_explain
 from ctxopt.pack.labels import chunk_place, elided_lines, name_fields, shown_name
 from ctxopt.pack.models import price_source
 from ctxopt.types import Fidelity, PackResult, StopReason
-from ctxopt.wording import plural
+from ctxopt.wording import percent, plural
 
 
 def pack_json(result: PackResult) -> dict[str, Any]:
@@ -141,7 +141,9 @@ def _against_repository(result: PackResult) -> str:
     repo_tokens = result.savings.repo_tokens
     if result.tokens >= repo_tokens:
         return f"the repository is {repo_tokens:,} tokens, less than the prompt"
-    return f"{result.savings.percentage:.1f}% smaller than the repository ({repo_tokens:,} tokens)"
+    return (
+        f"{percent(result.savings.percentage)} smaller than the repository ({repo_tokens:,} tokens)"
+    )
 
 
 def pack_explain(terminal: Terminal, result: PackResult) -> None:

@@ -17,7 +17,7 @@ from ctxopt.cli.stats_words import (
     money,
 )
 from ctxopt.config.paths import is_object_store
-from ctxopt.wording import plural
+from ctxopt.wording import percent, plural
 
 if TYPE_CHECKING:
     from ctxopt.app.stats_report import StatsReport
@@ -91,6 +91,8 @@ def report_table(terminal: Terminal, report: IndexReport, *, top: int = 10) -> N
 def _composition_tables(terminal: Terminal, report: IndexReport, top: int) -> None:
     """Languages, the largest folders and the largest files of a non-empty index."""
     terminal.out.print(_language_table(report.languages))
+    if top == 0:  # --top 0: no folder or file tables
+        return
     folders = _table(f"folders (depth {report.depth})", ["folder", "files", "tokens"])
     for row in report.folders[:top]:
         folders.add_row(escape(row.folder), f"{row.files:,}", f"{row.tokens:,}")
@@ -113,7 +115,7 @@ def _savings_table(report: StatsReport) -> Table | None:
             escape(t.task),
             f"{t.repo_tokens:,}",
             f"{t.packed_tokens:,}",
-            f"{t.saved_percent:.1f}%",
+            percent(t.saved_percent),
             escape(t.model),
             money(t.repo_cost),
             money(t.pack_cost),
@@ -125,7 +127,7 @@ def _savings_table(report: StatsReport) -> Table | None:
         f"total ({plural(total.tasks, 'task')})",
         f"{total.repo_tokens:,}",
         f"{total.packed_tokens:,}",
-        f"{total.saved_percent:.1f}%",
+        percent(total.saved_percent),
         "",
         money(total.repo_cost),
         money(total.pack_cost),
@@ -157,7 +159,7 @@ def stats_tables(terminal: Terminal, report: StatsReport, *, top: int = 10) -> N
     compression = _table("compression per level", ["level", "tokens", "ratio", "saved"])
     for level in report.compression.levels:
         compression.add_row(
-            level.level, f"{level.tokens:,}", f"{level.ratio:.3f}", f"{level.saved_percent:.1f}%"
+            level.level, f"{level.tokens:,}", f"{level.ratio:.3f}", percent(level.saved_percent)
         )
     terminal.out.print(compression)
     terminal.out.print(compression_note(report), markup=False)

@@ -11,7 +11,7 @@ from ctxopt.cli.stats_words import (
     growth_text,
     money,
 )
-from ctxopt.wording import plural
+from ctxopt.wording import percent, plural
 
 if TYPE_CHECKING:
     from ctxopt.app.stats_report import StatsReport
@@ -33,7 +33,7 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [*lines, ""]
 
 
-def _index(report: StatsReport) -> list[str]:
+def _index(report: StatsReport, top: int) -> list[str]:
     index = report.index
     lines = [
         "### Index",
@@ -51,10 +51,12 @@ def _index(report: StatsReport) -> list[str]:
             for name, r in index.languages.items()
         ],
     )
+    if top == 0:  # --top 0: no folder or file tables
+        return lines
     lines += [f"**Folders** (depth {index.depth})", ""]
     lines += _table(
         ["folder", "files", "tokens"],
-        [[cell(f.folder), f"{f.files:,}", f"{f.tokens:,}"] for f in index.folders[:10]],
+        [[cell(f.folder), f"{f.files:,}", f"{f.tokens:,}"] for f in index.folders[:top]],
     )
     lines += ["**Largest files**", ""]
     lines += _table(
@@ -72,7 +74,7 @@ def _savings(report: StatsReport) -> list[str]:
             cell(t.task),
             f"{t.repo_tokens:,}",
             f"{t.packed_tokens:,}",
-            f"{t.saved_percent:.1f}%",
+            percent(t.saved_percent),
             cell(t.model),
             money(t.repo_cost),
             money(t.pack_cost),
@@ -86,7 +88,7 @@ def _savings(report: StatsReport) -> list[str]:
             f"**total ({plural(total.tasks, 'task')})**",
             f"{total.repo_tokens:,}",
             f"{total.packed_tokens:,}",
-            f"{total.saved_percent:.1f}%",
+            percent(total.saved_percent),
             "",
             money(total.repo_cost),
             money(total.pack_cost),
@@ -99,7 +101,7 @@ def _savings(report: StatsReport) -> list[str]:
 
 def _compression(report: StatsReport) -> list[str]:
     rows = [
-        [level.level, f"{level.tokens:,}", f"{level.ratio:.3f}", f"{level.saved_percent:.1f}%"]
+        [level.level, f"{level.tokens:,}", f"{level.ratio:.3f}", percent(level.saved_percent)]
         for level in report.compression.levels
     ]
     return [
@@ -138,7 +140,7 @@ def _gates(report: StatsReport) -> list[str]:
     return ["### Gates failed", "", *(f"- {cell(gate_message(f))}" for f in report.failures), ""]
 
 
-def stats_markdown(report: StatsReport) -> str:
+def stats_markdown(report: StatsReport, *, top: int = 10) -> str:
     lines = [
         "## ctxopt token report",
         "",
@@ -146,7 +148,7 @@ def stats_markdown(report: StatsReport) -> str:
         *_gates(report),
         *_baseline(report),
         *_compression(report),
-        *_index(report),
+        *_index(report, top),
         f"_{cell(counting_note(report))}_",
     ]
     return "\n".join(lines).rstrip() + "\n"

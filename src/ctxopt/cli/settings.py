@@ -8,6 +8,7 @@ from ctxopt.app.remote import open_repository, update_clone_index
 from ctxopt.cli.console import Terminal
 from ctxopt.config.paths import RootFound, find_root
 from ctxopt.config.settings import Settings, load_settings
+from ctxopt.errors import UsageError
 
 
 def settings_from_flags(
@@ -28,6 +29,7 @@ def settings_from_flags(
     stderr, and with announce_root a repository found above the current folder is named
     there.
     """
+    _refuse_empty(flags)
     notify = terminal.info if terminal is not None else None
     repository = open_repository(path, ref, notify=notify)
     found = find_root(repository.folder)
@@ -47,3 +49,12 @@ def settings_from_flags(
     if repository.remote is not None and index_clone:
         update_clone_index(settings, notify=notify)
     return settings
+
+
+def _refuse_empty(flags: dict[str, object]) -> None:
+    """A flag given an empty text (`--model ""`, often an unset shell variable) is a usage
+    error, not the flag left out."""
+    for name, value in flags.items():
+        if isinstance(value, str) and not value.strip():
+            flag = name.replace("_", "-")
+            raise UsageError(f"--{flag} is empty: give it a value or leave it out")

@@ -63,7 +63,8 @@ def stats(
         int, typer.Option("--depth", metavar="N", help="Folder depth of tokens per folder.")
     ] = 1,
     top: Annotated[
-        int, typer.Option("--top", metavar="N", help="How many folders and largest files.")
+        int,
+        typer.Option("--top", metavar="N", help="How many folders and largest files (0: none)."),
     ] = 10,
     compression_sample: Annotated[
         int,
@@ -123,6 +124,7 @@ def stats(
     from ctxopt.app.stats_report import StatsRequest, report_json, stats_report
     from ctxopt.cli.render_stats import gate_failures, stats_tables
     from ctxopt.cli.render_stats_md import stats_markdown
+    from ctxopt.cli.task_text import readable_text
     from ctxopt.errors import UsageError
     from ctxopt.pack.gates import GateLimits
 
@@ -137,7 +139,7 @@ def stats(
     request = StatsRequest(
         depth=depth,
         top=top,
-        tasks=tuple(task or ()),
+        tasks=tuple(readable_text(t) for t in task or ()),
         tasks_file=tasks_file,
         model=model,
         budget=budget,
@@ -152,7 +154,7 @@ def stats(
     if as_json:
         terminal.json(report_json(report))
     elif markdown:
-        terminal.payload(stats_markdown(report))
+        terminal.payload(stats_markdown(report, top=top))
     else:
         stats_tables(terminal, report, top=top)
     gate_failures(terminal, report)

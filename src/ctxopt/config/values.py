@@ -77,11 +77,11 @@ def _strings(value: object) -> tuple[str, ...]:
 def _weights(value: object) -> tuple[tuple[str, float], ...]:
     if not isinstance(value, Mapping):
         raise ValueError("must be a table of name = number")
-    number = _float(-math.inf)
+    number = _float(0.0)
     try:
         return tuple(sorted((str(k), number(v)) for k, v in value.items()))
     except ValueError:
-        raise ValueError("must map names to numbers") from None
+        raise ValueError("must map names to numbers of 0 or more") from None
 
 
 def _bool(value: object) -> bool:

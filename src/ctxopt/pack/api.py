@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from ctxopt import tokens
 from ctxopt.config.settings import Settings
@@ -68,6 +69,13 @@ class PackOptions:
     globs: tuple[str, ...] = ()  # only ranked chunks of matching paths (gitignore syntax)
 
 
+def _in_cl100k(budget: int, factor: float) -> int:
+    """A budget in the model's tokens counted in cl100k tokens: exact for any size."""
+    if factor == 1.0:
+        return budget
+    return math.floor(Fraction(budget) / Fraction(repr(factor)))
+
+
 def resolve_budget(
     options: PackOptions, table: dict[str, ModelInfo]
 ) -> tuple[int, int, float, ModelInfo | None]:
@@ -77,11 +85,18 @@ def resolve_budget(
     if options.budget is not None:
         if options.budget <= 0:
             raise UsageError(f"--budget must be positive, got {options.budget}")
-        return int(options.budget / factor), options.budget, factor, model
+        return _in_cl100k(options.budget, factor), options.budget, factor, model
     if model is not None:
         budget = model_table.budget_for_model(model, options.reserve)
         return budget, int(model.context_window * (1 - options.reserve)), factor, model
     return DEFAULT_BUDGET, DEFAULT_BUDGET, factor, model
+
+
+def _budget_words(budget: int, model_budget: int, factor: float) -> str:
+    """A budget as the user gave it: in the model's tokens, with the cl100k count it means."""
+    if factor == 1.0 or budget == model_budget:
+        return f"{budget:,} tokens"
+    return f"{model_budget:,} tokens ({budget:,} counted with cl100k)"
 
 
 def check_options(settings: Settings, options: PackOptions) -> None:
@@ -171,12 +186,14 @@ def pack_query_result(
             f" (from {SMALL_BUDGET:,} a long task is shortened)" if budget < SMALL_BUDGET else ""
         )
         raise BudgetError(
-            f"the budget of {budget:,} tokens cannot hold even the task and headers "
+            f"the budget of {_budget_words(budget, model_budget, factor)} cannot hold even the "
+            "task and headers "
             f"({fixed:,} tokens); raise --budget{shortened} or pick a --model with a larger window"
         )
     if hits and budget < least:
         raise BudgetError(
-            f"the budget of {budget:,} tokens holds the task and headers ({fixed:,} "
+            f"the budget of {_budget_words(budget, model_budget, factor)} holds the task and "
+            f"headers ({fixed:,} "
             f"tokens) but not one entry of code: that takes {least:,}; raise --budget to "
             f"at least {math.ceil(least * factor):,} (or pick a --model with a larger window)"
         )
