@@ -109,6 +109,35 @@ def test_a_damaged_index_names_full_which_repairs_it(
     assert result.code == 0, result.err
 
 
+@pytest.mark.parametrize("damage", ["missing_index_file", "truncated_index_file"])
+def test_a_damaged_full_text_index_is_named_and_a_plain_index_rebuilds_it(
+    tmp_path: Path, cli: CliRunner, damage: str
+) -> None:
+    repo = many_files(tmp_path, 5)
+    assert cli("index", str(repo), "--quiet").code == 0
+    (segment,) = (repo / ".ctxopt" / "chunks.lance" / "_indices").iterdir()
+    victim = max(segment.iterdir(), key=lambda f: f.stat().st_size)
+    if damage == "missing_index_file":
+        victim.unlink()
+    else:
+        os.truncate(victim, 50)
+    for command in (["query", "step"], ["pack", "step"]):
+        result = cli(*command, "--path", str(repo))
+        assert_one_line_error(result)
+        assert "full-text index is missing or truncated" in result.err
+        assert "`ctxopt index` rebuilds it" in result.err
+    repaired = cli("index", str(repo))
+    assert repaired.code == 0, repaired.err
+    assert "full-text index was missing or truncated: rebuilt it" in repaired.err
+    result = cli("query", "step_3 part_3", "--path", str(repo), "--json", "-k", "3")
+    assert result.code == 0, result.err
+    found = result.json()
+    assert isinstance(found, list) and found[0]["file"] == "src/part_3.py"
+    assert any("full-text" in reason for reason in found[0]["reasons"])
+    again = cli("index", str(repo))
+    assert again.code == 0 and "rebuilt" not in again.err
+
+
 def test_odd_encodings_and_files_do_not_stop_a_run(tmp_path: Path, cli: CliRunner) -> None:
     repo = init_repo(tmp_path / "odd")
     (repo / "units.py").write_bytes(

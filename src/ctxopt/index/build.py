@@ -21,6 +21,7 @@ from ctxopt.index import schema, vector_index
 from ctxopt.index.commit import IndexState, safe_read_commit
 from ctxopt.index.freshness import discover_files, scoped_settings
 from ctxopt.index.graph import build_graph
+from ctxopt.index.integrity import FULL_TEXT_FIELD, broken_indices, repaired_message
 from ctxopt.index.lock import index_lock
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import (
@@ -156,6 +157,7 @@ class IndexPlan:
     head: str  # the commit the work tree is at ("" outside git)
     complete: bool  # the index's commit marker matches its tables (else finish the run)
     history_kept: bool  # the committed index holds the history of its commit
+    broken_indices: tuple[str, ...] = ()  # columns whose index lost a file: rebuilt
 
     @property
     def history_due(self) -> bool:
@@ -181,6 +183,7 @@ class IndexPlan:
             and not self.refresh.deleted
             and not self.same
             and not self.history_due
+            and not self.broken_indices
         )
 
 
@@ -210,7 +213,15 @@ def plan_index(
         head=gitmeta.head_commit(settings.root),
         complete=marker is not None,
         history_kept=marker is not None and schema.HISTORY in marker.versions,
+        broken_indices=_broken_indices(reader) if meta is not None else (),
     )
+
+
+def _broken_indices(reader: IndexReader | None) -> tuple[str, ...]:
+    """The chunks table's indices that lost a file (they are rebuilt; the rows are intact)."""
+    if reader is None or not reader.location.has_table(schema.CHUNKS):
+        return ()
+    return broken_indices(reader.dataset(schema.CHUNKS), reader.location, schema.CHUNKS)
 
 
 def build_index(
@@ -310,7 +321,7 @@ def apply_index(
             records[source.path], size=source.size, mtime_ns=source.mtime_ns
         )
     counters = Counter[str]()
-    warnings: list[str] = []
+    warnings = [repaired_message(plan.broken_indices)] if plan.broken_indices else []
     progress.start(len(todo), "indexing")
     batch = _Batch.empty()
     pending: list[Chunk] = []
@@ -379,8 +390,9 @@ def _finish(
             graph = pool.submit(build_graph, {p: r.imports for p, r in records.items()})
         if plan.history_due:
             history = pool.submit(_past_commits, plan.settings)
-        vector_index.ensure_at(plan.settings.db_path, rebuild=plan.meta is None)
-        target.update_fts(rebuild=plan.meta is None)
+        broken, fresh = plan.broken_indices, plan.meta is None
+        vector_index.ensure_at(plan.settings.db_path, rebuild=fresh or "vector" in broken)
+        target.update_fts(rebuild=fresh or FULL_TEXT_FIELD in broken)
         if graph is not None:
             target.write_graph(graph.result())
         if history is not None:

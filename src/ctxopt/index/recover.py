@@ -22,8 +22,9 @@ from ctxopt.config.paths import DbLocation
 from ctxopt.errors import CtxoptError, IndexCorruptError, StorageError
 from ctxopt.index import schema
 from ctxopt.index.commit import TABLES, IndexState, index_state, read_commit, remove_commit
+from ctxopt.index.integrity import check_files
 from ctxopt.index.location import locate
-from ctxopt.index.store import LANCE_ERRORS, IndexReader, check_files, damaged, in_list
+from ctxopt.index.store import LANCE_ERRORS, IndexReader, damaged, in_list
 
 
 def prepare_update(db: DbLocation, *, full: bool) -> IndexState:

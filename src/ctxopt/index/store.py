@@ -43,7 +43,8 @@ from ctxopt.index.commit import (
 )
 from ctxopt.index.cpu import ensure_lancedb_cpu
 from ctxopt.index.graph import FileGraph
-from ctxopt.index.location import IndexLocation, LocalIndex, locate, table_uri
+from ctxopt.index.integrity import broken_indices, check_files, index_damage
+from ctxopt.index.location import locate
 from ctxopt.index.lock import LOCK_NAME
 from ctxopt.index.scope import Scope
 from ctxopt.types import FileRecord, IndexMeta, PastCommit
@@ -144,6 +145,9 @@ class IndexReader:
         if commit:
             for name in REQUIRED:  # the history table is checked when it is read
                 check_files(self.dataset(name), self.location, name)
+            broken = broken_indices(self.dataset(schema.CHUNKS), self.location, schema.CHUNKS)
+            if broken:
+                raise index_damage(db, broken)
 
     def dataset(self, name: str) -> Any:
         if name not in self._datasets:
@@ -394,26 +398,6 @@ def damaged(db: DbLocation, detail: str, before: int) -> BaseException:
     if interrupts.since(before):
         return KeyboardInterrupt()
     return corrupt(db, detail)
-
-
-def check_files(dataset: Any, location: IndexLocation, name: str) -> None:
-    """Raise IndexCorruptError when a data file the version names is missing or truncated
-    (a stat per file; Lance itself would only notice when a query reads it).  On object
-    storage a stat is a request per file, too slow for every query: there a missing object
-    shows when it is read (as a damaged table)."""
-    if not isinstance(location, LocalIndex):
-        return
-    db = location.folder
-    root = Path(table_uri(db, name)) / "data"
-    for fragment in dataset.get_fragments():
-        for data_file in fragment.data_files():
-            expected = getattr(data_file, "file_size_bytes", None)
-            try:
-                size = (root / data_file.path).stat().st_size
-            except OSError as exc:
-                raise corrupt(db, f"a data file of the {name} table is missing") from exc
-            if expected and size != expected:
-                raise corrupt(db, f"a data file of the {name} table is truncated")
 
 
 FTS_INDEX_NAME = "search_idx"  # the name LanceDB gives it, so either can open the table

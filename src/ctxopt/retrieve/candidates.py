@@ -6,8 +6,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ctxopt import interrupts
 from ctxopt.index.schema import CHUNKS
-from ctxopt.index.store import IndexReader, in_list
+from ctxopt.index.store import LANCE_ERRORS, IndexReader, damaged, in_list
 from ctxopt.retrieve.chunk_row import CHUNK_COLUMNS, chunk_from_row
 from ctxopt.retrieve.kept_rows import kept_rows
 from ctxopt.types import Chunk
@@ -39,9 +40,22 @@ class CandidateSource:
     look-ups by name, path and reference run there."""
 
     def __init__(self, reader: IndexReader, prefilter: str | None = None) -> None:
+        self._db = reader.db
         self._chunks = reader.dataset(CHUNKS)
         self._prefilter = prefilter
         self._rows = kept_rows(reader) if prefilter is None else None
+
+    def _table(self, **scan: Any) -> Any:
+        """The chunks table scanned with these arguments; a table or index Lance cannot read
+        (a file lost on object storage, where opening does not check them) is a damaged
+        index, said in one line that names the fix."""
+        before = interrupts.count()
+        try:
+            return self._chunks.to_table(**scan)
+        except LANCE_ERRORS as exc:
+            raise damaged(
+                self._db, "the chunks table or its indices cannot be read", before
+            ) from exc
 
     def _filter(self, clause: str | None) -> str | None:
         parts = [p for p in (self._prefilter, clause) if p]
@@ -52,11 +66,11 @@ class CandidateSource:
         if not query.strip() or rows == 0:
             return []  # an empty index has no full-text index to search
         if self._rows is not None:
-            table = self._chunks.to_table(
+            table = self._table(
                 full_text_query=query, columns=["_score"], limit=limit, with_row_id=True
             )
             return _scored(self._rows, table, "_score", lambda score: score)
-        table = self._chunks.to_table(
+        table = self._table(
             full_text_query=query,
             columns=[*CHUNK_COLUMNS, "_score"],
             limit=limit,
@@ -67,13 +81,13 @@ class CandidateSource:
 
     def nearest(self, vector: Sequence[float], limit: int) -> list[tuple[Chunk, float]]:
         if self._rows is not None:
-            table = self._chunks.to_table(
+            table = self._table(
                 nearest={"column": "vector", "q": vector, "k": limit, "metric": "cosine"},
                 columns=["_distance"],
                 with_row_id=True,
             )
             return _scored(self._rows, table, "_distance", lambda distance: 1.0 - distance)
-        table = self._chunks.to_table(
+        table = self._table(
             nearest={"column": "vector", "q": vector, "k": limit, "metric": "cosine"},
             columns=[*CHUNK_COLUMNS, "_distance"],
             filter=self._filter(None),
@@ -83,9 +97,7 @@ class CandidateSource:
         return by_score(hits)
 
     def where(self, clause: str, limit: int = 2000) -> list[Chunk]:
-        table = self._chunks.to_table(
-            columns=CHUNK_COLUMNS, filter=self._filter(clause), limit=limit
-        )
+        table = self._table(columns=CHUNK_COLUMNS, filter=self._filter(clause), limit=limit)
         return [chunk_from_row(r) for r in table.to_pylist()]
 
     def named(self, names: Iterable[str], limit: int = 500) -> list[Chunk]:
