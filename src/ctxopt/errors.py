@@ -43,6 +43,11 @@ class IndexBusyError(CtxoptError):
     """Another `ctxopt index` holds the index's lock."""
 
 
+class IndexReadOnlyError(CtxoptError):
+    """The index folder cannot be written (permissions, a read-only filesystem): it can still
+    be read as it is."""
+
+
 class InterruptedRun(CtxoptError):
     """Ctrl-C during a run; the message says what state the index was left in."""
 

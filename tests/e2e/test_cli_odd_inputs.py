@@ -237,6 +237,41 @@ def test_a_read_only_repository_with_the_index_elsewhere(tmp_path: Path, cli: Cl
             os.chmod(folder, 0o755)
 
 
+def test_a_read_only_index_is_read_as_it_is_and_index_says_why_it_cannot_write(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    """A shared or CI-built index the user may not write: query and pack answer from it with
+    a warning naming why the changed files were not re-indexed; index is one line."""
+    repo = init_repo(tmp_path / "shared")
+    write_files(repo, {"app.py": "def shared_helper():\n    return 1\n"})
+    commit_all(repo)
+    assert cli("index", str(repo), "--quiet").code == 0
+    write_files(repo, {"app.py": "def shared_helper():\n    return 2\n"})
+    db = repo / ".ctxopt"
+    modes = {path: path.stat().st_mode for path in [db, *db.rglob("*")]}
+    for path in modes:
+        path.chmod(path.stat().st_mode & ~0o222)
+    try:
+        prefix = unprivileged()
+        assert denied(prefix, "touch", str(db / "probe"))  # writes really fail
+        query = run_cli("query", "shared helper", "--path", str(repo), "--json", prefix=prefix)
+        assert query.code == 0, query.err
+        assert "shared_helper" in query.out
+        assert "not re-indexed: the index folder is read-only to you" in query.err
+        assert "drop --no-refresh" not in query.err
+        pack = run_cli("pack", "shared helper", "--path", str(repo), prefix=prefix)
+        assert pack.code == 0, pack.err
+        assert "def shared_helper():" in pack.out and "read-only" in pack.err
+        for flags in ((), ("--full",)):
+            index = run_cli("index", str(repo), *flags, prefix=prefix)
+            assert_one_line_error(index)
+            assert "cannot write the index at" in index.err and "Permission denied" in index.err
+    finally:
+        for path, mode in modes.items():
+            path.chmod(mode)
+    assert cli("query", "shared helper", "--path", str(repo), "--json").code == 0
+
+
 def test_a_10_mb_single_line_minified_file(tmp_path: Path, cli: CliRunner) -> None:
     repo = init_repo(tmp_path / "minified")
     unit = "function f{0}(a,b){{return a+b*{0}}}var x{0}=f{0}(1,2);"

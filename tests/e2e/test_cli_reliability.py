@@ -69,7 +69,8 @@ def test_a_second_run_is_refused_or_waits(tmp_path: Path, cli: CliRunner) -> Non
         assert busy.err.rstrip().endswith("wait for it or pass --wait")
         query = cli("query", "late step", "--path", str(repo))  # its refresh must not wait
         assert query.code == 0, query.err
-        assert "using the last complete index" in query.err
+        assert "not re-indexed: another `ctxopt index` is running" in query.err
+        assert "drop --no-refresh" not in query.err  # a flag the user never passed
 
     with index_lock(db):
         waiting = subprocess.Popen(

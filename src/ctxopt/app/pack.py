@@ -44,4 +44,8 @@ def refresh_then_pack(
             )
         text, query_options = pack_query(options)
         query = search(settings, text, query_options, reader=current)
-        return pack_query_result(settings, options, query, current, stale=freshness.left_stale)
+        result = pack_query_result(settings, options, query, current, stale=freshness.left_stale)
+    if freshness.held_back:  # said once, before the count of stale files
+        held = f"the changed files were not re-indexed: {freshness.held_back}"
+        result = replace(result, warnings=(held, *result.warnings))
+    return result

@@ -15,7 +15,7 @@ from ctxopt.app.index import keep, start_parsers
 from ctxopt.chunking import CHUNKER_VERSION
 from ctxopt.config.paths import is_object_store
 from ctxopt.config.settings import Settings
-from ctxopt.errors import IndexBusyError
+from ctxopt.errors import IndexBusyError, IndexReadOnlyError
 from ctxopt.index import snapshot
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.hash_cache import HashCache
@@ -34,6 +34,7 @@ OLD_CHUNKS_WARNING = (
 class Freshness:
     stale: int  # files that differed from the index before this call
     refreshed: bool  # whether they were re-indexed first
+    held_back: str = ""  # why a refresh that was asked for could not write, if it could not
 
     @property
     def left_stale(self) -> int:
@@ -85,9 +86,9 @@ def refresh_index(
         try:
             stats = build_index(settings)
         except IndexBusyError:  # a `ctxopt index` is running: read the last committed index
-            if notify:
-                notify("another ctxopt index is running; using the last complete index")
-            return Freshness(stale, False), reader
+            return Freshness(stale, False, "another `ctxopt index` is running"), reader
+        except IndexReadOnlyError:  # a shared or CI-built index: read it as it is
+            return Freshness(stale, False, "the index folder is read-only to you"), reader
         if before is not None:
             keep(settings, before, stats, snapshot.current_head(settings))
         return Freshness(stale, True), IndexReader(settings.db_path)

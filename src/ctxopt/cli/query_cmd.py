@@ -98,11 +98,12 @@ def query(
         settings, text, options, refresh=not no_refresh, notify=terminal.info
     )
     if freshness.stale and not freshness.refreshed:
-        fix = (
-            f"run `ctxopt index --db {settings.db_path}` to update the shared index"
-            if is_object_store(settings.db_path)
-            else "run `ctxopt index` or drop --no-refresh"
-        )
+        if freshness.held_back:
+            fix = f"not re-indexed: {freshness.held_back}"
+        elif is_object_store(settings.db_path):
+            fix = f"run `ctxopt index --db {settings.db_path}` to update the shared index"
+        else:
+            fix = "run `ctxopt index` or drop --no-refresh"
         terminal.warn(
             f"{plural(freshness.stale, 'file')} changed since indexing; results may be stale "
             f"({fix})"

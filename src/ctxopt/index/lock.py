@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ctxopt.config.paths import DbLocation
-from ctxopt.errors import IndexBusyError
+from ctxopt.errors import IndexBusyError, IndexReadOnlyError
 from ctxopt.index.lease import lease_lock
 from ctxopt.index.location import RemoteIndex, locate
 
@@ -65,7 +65,13 @@ def _file_lock(db: Path, *, wait: bool, notify: Callable[[str], None] | None) ->
     if fcntl is None:
         yield
         return
-    fd = os.open(lock_path(db), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(lock_path(db), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:  # EACCES, EROFS: the index can be read, not written
+        raise IndexReadOnlyError(
+            f"cannot write the index at {db}: {exc.strerror or exc} (its folder is read-only "
+            "to you); `query` and `pack` still read it as it is"
+        ) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
