@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from clitools import CliRunner, assert_one_line_error
 from ctxopt import tokens
-from helpers import sample_repo
+from helpers import commit_all, init_repo, sample_repo, write_files
 
 pytestmark = pytest.mark.slow
 TASK = "fix save_inventory when the file is missing"
@@ -262,3 +263,32 @@ def test_a_prompt_saved_in_the_repository_is_not_indexed(tmp_path: Path, cli: Cl
     hits = cli("query", task, "--path", str(repo), "--json", "--top", "50").json()
     assert isinstance(hits, list)
     assert not [hit["file"] for hit in hits if hit["file"].startswith("prompt.")]
+
+
+def test_a_cap_per_file_the_user_sets_holds_for_files_the_task_does_not_name(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    repo = init_repo(tmp_path / "capped")
+    body = "def retry_{i}(request):\n    return send_retry(request, {i})\n\n\n"
+    write_files(
+        repo,
+        {
+            "client/retry.py": "".join(body.format(i=i) for i in range(12)),
+            "client/send.py": "def send_retry(request, attempt):\n    return request\n",
+        },
+    )
+    commit_all(repo)
+    assert cli("index", str(repo), "--quiet").code == 0
+    task = "retry the request when sending fails"
+
+    def per_file(*flags: str, text: str = task) -> Counter[str]:
+        result = cli("pack", text, "--path", str(repo), "--budget", "4000", "--json", *flags)
+        assert result.code == 0, result.err
+        chunks = result.json()["chunks"]
+        return Counter(c["file"] for c in chunks if c["why_code"] != "used_type")
+
+    assert per_file()["client/retry.py"] > 1  # by default the file the task is about is not capped
+    assert max(per_file("--max-chunks-per-file", "1").values()) == 1
+    assert max(per_file("--max-chunks-per-file", "3").values()) == 3
+    named = per_file("--max-chunks-per-file", "1", text=f"{task} in client/retry.py")
+    assert named["client/retry.py"] > 1  # a file the task names is not capped

@@ -9,9 +9,9 @@ from pathlib import Path
 from ctxopt.chunking import chunk_file
 from ctxopt.languages import detect_language
 from ctxopt.pack.content import chunk_content
-from ctxopt.pack.fit import top_up
+from ctxopt.pack.fit import Fitting, top_up
 from ctxopt.pack.render import RenderInput, group_by_file, render
-from ctxopt.pack.select import FILE_HEADER
+from ctxopt.pack.select import FILE_HEADER, Render
 from ctxopt.pack.work_tree import WorkTree
 from ctxopt.types import (
     Choice,
@@ -103,12 +103,36 @@ def test_room_left_by_merging_goes_to_hits_turned_away_for_room_in_their_order()
         Dropped(hit("second"), DropReason.BUDGET_FULL),
         Dropped(hit("third"), DropReason.BUDGET_FULL),
     ]
-    extra = top_up([base], dropped, 2 * 50 + 10, cost_of)
+    fitting = _fitting(cost_of)
+    extra = top_up([base], dropped, 2 * 50 + 10, fitting)
     assert [c.hit.chunk.name for c in extra] == ["first", "second"]
     assert all(c.why is PickReason.TOP_UP and c.fidelity == FULL for c in extra)
     elsewhere = [Dropped(hit("new", "other.py"), DropReason.BUDGET_FULL)]
-    assert top_up([base], elsewhere, 50 + FILE_HEADER - 1, cost_of) == []  # its file's header
-    assert len(top_up([base], elsewhere, 50 + FILE_HEADER, cost_of)) == 1
+    assert top_up([base], elsewhere, 50 + FILE_HEADER - 1, fitting) == []  # its file's header
+    assert len(top_up([base], elsewhere, 50 + FILE_HEADER, fitting)) == 1
+    # the user's cap of one chunk per file: room left never adds a second chunk of the file
+    capped = _fitting(cost_of, cap=1)
+    both = [*dropped, *elsewhere]
+    assert [c.hit.chunk.name for c in top_up([base], both, 1000, capped)] == ["new"]
+    exempt = _fitting(cost_of, cap=1, exempt=frozenset({PATH}))
+    assert [c.hit.chunk.name for c in top_up([base], dropped[:1], 1000, exempt)] == ["first"]
+    two = _fitting(cost_of, cap=2)
+    assert [c.hit.chunk.name for c in top_up([base], dropped, 1000, two)] == ["first"]
+
+
+def _fitting(
+    render: Render, cap: int | None = None, exempt: frozenset[str] = frozenset()
+) -> Fitting:
+    return Fitting(
+        render,
+        lambda before, after: False,
+        None,
+        top_up=True,
+        order="relevance",
+        format="markdown",
+        cap=cap,
+        cap_exempt=exempt,
+    )
 
 
 def test_work_tree_lines_are_numbered_as_the_index_numbers_them(tmp_path: Path) -> None:

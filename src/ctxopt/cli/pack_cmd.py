@@ -85,7 +85,8 @@ def pack(
             metavar="N",
             help=(
                 "Chunks per file at most, unless the task names the file (default 8, or one "
-                "per 1,300 tokens of budget when more: 12 at 16k)."
+                "per 1,300 tokens of budget when more: 12 at 16k, not applied to the few files "
+                "the ranking is clearly about, and lifted for room left at the end)."
             ),
         ),
     ] = None,

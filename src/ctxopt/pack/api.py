@@ -205,15 +205,18 @@ def pack_query_result(
         hits = redacted_hits(hits)
     pool = hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task]
     cap = per_file_cap(settings, budget)
+    strict = user_cap(settings)  # a cap the user set holds for files the task does not name
+    exempt = files_named(hits) if strict else focus
     selection = select(
         pool,
         SelectOptions(
             budget=budget - fixed,
             max_chunks_per_file=cap,
+            strict_cap=strict,
             displace=settings.displace_capped,
             path_entries=settings.path_entries,
-            named_files=focus,
-            whole_files=tuple(sorted(focus, key=lambda p: _best_rank(hits, p))),
+            named_files=exempt,
+            whole_files=tuple(sorted(exempt, key=lambda p: _best_rank(hits, p))),
             whole_share=WHOLE_FILE_SHARE,
             start_fidelity=Fidelity.SIGNATURE if budget < SMALL_BUDGET else Fidelity.FULL,
         ),
@@ -229,6 +232,8 @@ def pack_query_result(
         top_up=budget >= SMALL_BUDGET,
         order=options.order,
         format=options.format,
+        cap=cap if strict else None,
+        cap_exempt=exempt,
     )
     prompt, data, selection = fit_prompt(base, selection, budget, fitting)
     prompt_tokens = count_tokens(prompt)
@@ -271,9 +276,16 @@ def per_file_cap(settings: Settings, budget: int) -> int:
     """Chunks per file at most: the user's setting, or by default 8, or one per CAP_TOKENS
     tokens of budget when that is more (12 at 16k: a 16k pack has room for a file's ninth
     chunk, which at 8 went to weaker chunks of other files)."""
-    if settings.source("max_chunks_per_file") != "default":
+    if user_cap(settings):
         return settings.max_chunks_per_file
     return max(settings.max_chunks_per_file, budget // CAP_TOKENS)
+
+
+def user_cap(settings: Settings) -> bool:
+    """Whether the cap per file is the user's (a flag, a config file, the MCP tool's
+    argument): then it holds for every file the task does not name, and no room left
+    lifts it."""
+    return settings.source("max_chunks_per_file") != "default"
 
 
 def _with_left_out(choice: Choice, work_tree: WorkTree) -> Choice:
@@ -325,10 +337,15 @@ FOCUS_SHARE = 0.8  # ... when their best chunk scores this close to the best hit
 WHOLE_FILE_SHARE = 0.4  # those files are shown whole while they take at most this share
 
 
+def files_named(hits: Sequence[ScoredChunk]) -> frozenset[str]:
+    """The files the task names (by path)."""
+    return frozenset(h.chunk.path for h in hits if h.features.get("proximity", 0) >= 1)
+
+
 def focus_files(hits: Sequence[ScoredChunk]) -> frozenset[str]:
-    """Files the per-file cap does not apply to: those the task names, and the few
+    """Files the default per-file cap does not apply to: those the task names, and the few
     files whose best chunk scores close to the best hit (the task is clearly about them)."""
-    named = {h.chunk.path for h in hits if h.features.get("proximity", 0) >= 1}
+    named = set(files_named(hits))
     if not hits:
         return frozenset(named)
     best: dict[str, float] = {}

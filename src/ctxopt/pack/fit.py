@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -36,6 +37,8 @@ class Fitting:
     top_up: bool  # whole chunks may fill room left over (not in signatures-only packs)
     order: str  # file order: "relevance" or "edges"
     format: str  # markdown, xml or plain
+    cap: int | None = None  # the user's cap per file, which top-up respects too
+    cap_exempt: frozenset[str] = frozenset()  # files the cap does not apply to
 
 
 def fit_prompt(
@@ -53,7 +56,7 @@ def fit_prompt(
         return prompt, data, count_tokens(prompt)
 
     prompt, data, used = rendered()
-    extra = top_up(chosen, dropped, budget - used, fitting.render_entry) if fitting.top_up else []
+    extra = top_up(chosen, dropped, budget - used, fitting) if fitting.top_up else []
     if extra:
         chosen.extend(extra)
         taken = {c.hit.chunk.id for c in extra}
@@ -80,25 +83,35 @@ def top_up(
     chosen: Sequence[Choice],
     dropped: Sequence[Dropped],
     room: int,
-    render_entry: Render,
+    fitting: Fitting,
 ) -> list[Choice]:
     """Hits turned away for want of room, in the order they were turned away, in full, while
-    their estimated cost fits the room the rendered prompt left."""
+    their estimated cost fits the room the rendered prompt left (and the user's cap per file,
+    if one is set, holds)."""
     extra: list[Choice] = []
     shown = {c.hit.chunk.path for c in chosen}
+    per_file = Counter(c.hit.chunk.path for c in chosen if c.why.counts_toward_cap)
     for drop in dropped:
         if room < MIN_TOP_UP:
             break
         if drop.reason is not DropReason.BUDGET_FULL:
             continue
         hit = drop.hit
-        content, cost = render_entry(hit.chunk, Fidelity.FULL)
-        cost += 0 if hit.chunk.path in shown else FILE_HEADER
+        path = hit.chunk.path
+        if _at_cap(fitting, per_file[path], path):
+            continue
+        content, cost = fitting.render_entry(hit.chunk, Fidelity.FULL)
+        cost += 0 if path in shown else FILE_HEADER
         if cost <= room and content.strip():
             extra.append(Choice(hit, Fidelity.FULL, content, cost, PickReason.TOP_UP))
-            shown.add(hit.chunk.path)
+            shown.add(path)
+            per_file[path] += 1
             room -= cost
     return extra
+
+
+def _at_cap(fitting: Fitting, count: int, path: str) -> bool:
+    return fitting.cap is not None and count >= fitting.cap and path not in fitting.cap_exempt
 
 
 MIN_TOP_UP = 40  # a rendered prompt this far under its budget takes more hits

@@ -99,6 +99,7 @@ def excerpt_lines(hit: ScoredChunk) -> tuple[int, int] | None:
 class SelectOptions:
     budget: int  # tokens available for chunk entries
     max_chunks_per_file: int = 3
+    strict_cap: bool = False  # the user's cap: room left never adds a capped file's chunks
     displace: bool = False  # a file's better chunk takes weaker ones' place (make_way)
     path_entries: bool = True  # an entry may step down to its bare path (it shows no code)
     named_files: frozenset[str] = frozenset()
@@ -355,7 +356,8 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
             state.try_add(best, PickReason.SCORE)
     if options.displace:
         _keep_file_order(state)
-    _fill_leftover(state, position)
+    if not options.strict_cap:
+        _fill_leftover(state, position)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
 
 
