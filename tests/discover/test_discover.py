@@ -296,10 +296,13 @@ def test_symlinks(tmp_path: Path, in_git: bool) -> None:
     (root / "loop_a").symlink_to(root / "loop_b")
     (root / "loop_b").symlink_to(root / "loop_a")
     (root / "gone.py").symlink_to(root / "missing.py")
+    write(root, {".ctxoptignore": "hidden/\n", "hidden/only.py": "h = 1\n"})
+    (root / "shown.py").symlink_to(root / "hidden" / "only.py")  # the way in to an ignored file
     found = discovery.discover(root)
-    assert [f.path for f in found.files] == ["alias.py", "pkg/inner.py", "real.py"]
+    assert [f.path for f in found.files] == [".ctxoptignore", "pkg/inner.py", "real.py", "shown.py"]
     skipped = {s.path: s.reason for s in found.skipped}
     assert skipped == {
+        "alias.py": "symlink_duplicate",  # real.py is indexed under its own name
         "out.py": "symlink_outside",
         "outdir": "symlink_outside",
         "loop_a": "symlink_loop",

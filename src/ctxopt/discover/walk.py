@@ -56,6 +56,8 @@ class _Collector:
     files: list[SourceFile] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
     vendored: set[str] = field(default_factory=set)
+    # links to files inside the root: (link's rel, its abs path, extension, target's rel)
+    links: list[tuple[str, str, str, str]] = field(default_factory=list)
 
     def is_hidden_dir(self, rel: str) -> bool:
         return posixpath.basename(rel) == INDEX_DIR or f"{rel}/" in self.hidden
@@ -144,9 +146,22 @@ class _Collector:
         elif is_secret_file(*_name_and_extension(target)):
             self.skipped.append(SkippedFile(rel, "secret"))  # "notes.txt -> .env"
         elif os.path.isfile(target):
-            self.inspect(rel, abs_path, extension, _OPEN_FLAGS)
+            target_rel = os.path.relpath(target, self.root).replace(os.sep, "/")
+            self.links.append((rel, abs_path, extension, target_rel))
+
+    def resolve_links(self) -> None:
+        """A link to a file indexed under its own path is skipped (one copy of the code, under
+        its real name); a link to a file left out (ignored, excluded) is read as the file."""
+        indexed = {f.path for f in self.files}
+        for rel, abs_path, extension, target_rel in self.links:
+            if target_rel in indexed:
+                self.skipped.append(SkippedFile(rel, "symlink_duplicate"))
+            else:
+                self.inspect(rel, abs_path, extension, _OPEN_FLAGS)
+        self.links = []
 
     def result(self, top: Path | None) -> Discovery:
+        self.resolve_links()
         skipped = self.skipped + [SkippedFile(d, "vendored") for d in self.vendored]
         return Discovery(
             files=tuple(sorted(self.files, key=lambda f: f.path)),
