@@ -53,6 +53,10 @@ LABELLED: tuple[tuple[str, str], ...] = (
     ("explain how the index is refreshed", "explain"),
     ("what does the graph rank do?", "explain"),
     ("where is the retry delay computed", "explain"),
+    ("how are route patterns matched", "explain"),
+    ("how is the request context stored", "explain"),
+    ("where are sessions stored", "explain"),
+    ("which files are read when the config is loaded?", "explain"),
     ("give me an overview of the routing code", "explain"),
     ("walk me through how a request is dispatched", "explain"),
     # refactor

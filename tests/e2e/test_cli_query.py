@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from clitools import CliRunner, assert_one_line_error
-from helpers import init_repo
+from helpers import commit_all, init_repo, write_files
 
 pytestmark = pytest.mark.slow
 
@@ -58,6 +58,29 @@ def test_a_traceback_frame_ranks_the_chunk_at_its_line_first(
     assert results[0]["name"] == "save_inventory"
     assert "holds a line the task points at" in results[0]["reasons"]
     assert not any("points at" in " ".join(r["reasons"]) for r in results[1:])
+
+
+def test_a_line_pointer_goes_first_even_when_the_task_s_words_fit_other_code_better(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    """The words of a pasted error fit eight functions best; the line it points at is in a
+    function far below them that holds none of its words: that one comes first, as in a
+    pack."""
+    repo = init_repo(tmp_path / "pointer")
+    errors = "".join(
+        f"def raise_error_{i}(error):\n    raise ValueError(f'error {{error}} at step {i}')\n\n\n"
+        for i in range(8)
+    )
+    filler = "".join(f"def fill_{i}(a):\n    return a + {i}\n\n\n" for i in range(50))
+    quiet = "def add_rows(table, rows):\n" + "".join(f"    table.append({i})\n" for i in range(10))
+    write_files(repo, {"pkg/steps.py": errors + filler + quiet})
+    commit_all(repo)
+    assert cli("index", str(repo), "--quiet").code == 0
+    line = (errors + filler).count("\n") + 3  # a line inside add_rows
+    results = top(cli, repo, f"ValueError: error at step in pkg/steps.py:{line}:5", "-k", "3")
+    assert results[0]["name"] == "add_rows"
+    assert results[0]["reasons"][0] == "holds a line the task points at"
+    assert all(r["name"].startswith("raise_error_") for r in results[1:])
 
 
 def test_test_intent_pulls_in_tests(indexed_repo: Path, cli: CliRunner) -> None:

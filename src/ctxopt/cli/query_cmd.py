@@ -93,6 +93,7 @@ def query(
         kinds=tuple(kind or ()),
         globs=tuple(glob or ()),
         no_tests=no_tests,
+        lines_first=True,
     )
     result, freshness = refresh_then_query(
         settings, text, options, refresh=not no_refresh, notify=terminal.info

@@ -131,6 +131,7 @@ class RepoService:
             kinds=call.kinds,
             globs=call.globs,
             no_tests=call.no_tests,
+            lines_first=True,
         )
         with self._lock, lend(self):
             return refresh_then_query(

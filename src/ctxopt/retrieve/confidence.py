@@ -18,7 +18,7 @@ def retrieval_confidence(entities: Entities, hits: Sequence[ScoredChunk]) -> flo
     """0..1: the share of the task's words found in the top hits; high when it names one."""
     if not hits:
         return 0.0
-    words = {w.lower() for w in entities.words}
+    words = {part for w in entities.words for part in _pieces(w.lower())}
     words.update(p for ident in entities.identifiers for p in split_identifier(ident))
     if not words:
         return 0.0
@@ -30,3 +30,16 @@ def retrieval_confidence(entities: Entities, hits: Sequence[ScoredChunk]) -> flo
     if any(h.named_by_task for h in hits[:NAMED_TOP]):
         coverage = max(coverage, NAMED_FLOOR)
     return round(coverage, 2)
+
+
+def _pieces(word: str) -> list[str]:
+    """A word, or for a run of Chinese or Japanese characters (written without spaces, so one
+    "word" may be a phrase: 修复计算面积的错误) its pairs of neighbouring characters."""
+    if len(word) > 2 and all(_unspaced(ch) for ch in word):
+        return [word[i : i + 2] for i in range(len(word) - 1)]
+    return [word]
+
+
+def _unspaced(ch: str) -> bool:
+    """A character of a script written without spaces: CJK ideographs, hiragana, katakana."""
+    return "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"

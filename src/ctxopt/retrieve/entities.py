@@ -24,9 +24,11 @@ _LOCATION = re.compile(
 )
 _DIR = re.compile(r"(?<![\w/.-])((?:[\w.-]+/){1,}[\w.-]*)(?=[\s,;:)'\"`]|$)")
 _QUOTED = re.compile(r"`([^`\n]{2,120})`|\"([^\"\n]{2,120})\"|'([^'\n]{2,120})'")
-_IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*\b")
+# Identifiers and words in any script (`größe_berechnen`, `ÄnderungsListe`, `计算面积`); on
+# ASCII text the same as [A-Za-z_][A-Za-z0-9_]* and [A-Za-z][A-Za-z0-9]+.
+_IDENT = re.compile(r"\b[^\W\d]\w*(?:(?:\.|::)[^\W\d]\w*)*\b")
 _ERROR = re.compile(r"\b(\w*(?:Error|Exception|Panic|Failure)\b[:\s][^\n]{0,160})")
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+_WORD = re.compile(r"[^\W\d_][^\W_]+")
 
 _STOP_TEXT = """
 a an the and or but if then else when while for to of in on at by with from into onto is are

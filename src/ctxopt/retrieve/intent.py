@@ -62,6 +62,11 @@ PATTERNS: dict[IntentType, tuple[str, ...]] = {
         r"\bunderstand\b",
         r"\bwhere is\b",
         r"\bwalk me through\b",
+        # questions: "how are route patterns matched", "where are sessions stored"
+        r"^\W*how (is|are|was|were|can|should|would|will|to)\b",
+        r"^\W*where (are|do|does|did|can|should)\b",
+        r"^\W*(what|which) (are|do|is|does)\b",
+        r"^\W*(how|where|what|which|when)\b[^\n]*\?\s*$",
     ),
     IntentType.REFACTOR: (
         r"\brefactor(s|ed|ing)?\b",

@@ -308,7 +308,11 @@ def _signals(candidate: Candidate, best_lexical: float) -> Hashable:
 
 
 def reasons(candidate: Candidate, raw: Mapping[str, float]) -> tuple[str, ...]:
+    """The evidence for a hit, for people; what the task points at first (a table shows the
+    first three)."""
     out: list[str] = []
+    if raw["location"] >= 1.0:
+        out.append("holds a line the task points at")
     if candidate.lexical_rank:
         out.append(f"full-text #{candidate.lexical_rank}")
     if candidate.vector_rank:
@@ -321,8 +325,6 @@ def reasons(candidate: Candidate, raw: Mapping[str, float]) -> tuple[str, ...]:
         out.append("names a symbol in the task")
     if raw["proximity"] >= 0.6:
         out.append("in a path the task mentions")
-    if raw["location"] >= 1.0:
-        out.append("holds a line the task points at")
     if raw["history"] >= 0.5:
         out.append(f"past commits like the task changed its file ({raw['history']:.2f})")
     return tuple(out)

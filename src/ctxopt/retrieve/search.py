@@ -55,6 +55,9 @@ class QueryOptions:
     kinds: tuple[str, ...] = ()
     globs: tuple[str, ...] = ()
     no_tests: bool = False
+    # the chunks holding a line the task points at (`tree.go:400:3`) come first, as a pack
+    # puts them first; off for the pack's own candidate list, which stays in score order
+    lines_first: bool = False
 
     def __post_init__(self) -> None:
         # checked when built, before any work: a typo in --lang or --kind is a usage error
@@ -242,16 +245,22 @@ def search(
     """Rank the index's chunks for a task."""
     reader = reader or IndexReader(settings.db_path)
     found = rank(settings, task, options, reader=reader, embed=embed)
+    ranked = _lines_first(found.ranked) if options.lines_first else found.ranked
     return QueryResult(
         task=task,
         intent=found.intent,
         entities=found.entities,
-        results=localise_long_hits(found.ranked[: options.k], found.text, settings.root),
+        results=localise_long_hits(ranked[: options.k], found.text, settings.root),
         candidates=found.candidates,
         embedder=found.embedder,
         confidence=retrieval_confidence(found.entities, found.ranked),
         ranking=found.ranking,
     )
+
+
+def _lines_first(ranked: Sequence[ScoredChunk]) -> list[ScoredChunk]:
+    """The hits holding a line the task points at, then the rest, each in score order."""
+    return sorted(ranked, key=lambda hit: not hit.points_at_line)
 
 
 def add_window_evidence(
