@@ -11,8 +11,10 @@ import typer
 from ctxopt.cli.console import BarProgress, Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
 from ctxopt.cli.settings import settings_from_flags
+from ctxopt.config.settings import Settings
 from ctxopt.errors import InterruptedRun, UsageError
 from ctxopt.index.commit import AfterInterrupt, after_interrupt, safe_read_commit
+from ctxopt.index.scope import SCOPE_FIELDS
 from ctxopt.types import IndexStats
 
 INTERRUPTED = {
@@ -115,6 +117,7 @@ def index(
     from ctxopt.app.auto_tune import tune_when_due
     from ctxopt.app.index import index_repository
     from ctxopt.discover.remote import remote_repo
+    from ctxopt.index.freshness import scoped_settings
     from ctxopt.index.scope import without_stored_scope
 
     location = target or path
@@ -146,8 +149,10 @@ def index(
         raise InterruptedRun(interrupted_message(settings.db_path, state)) from None
     finally:
         progress.stop()
+    scope = scoped_settings(settings)  # the scope the run used, the stored one included
     if not as_json:
-        _summary(terminal, stats, quiet=quiet)
+        _kept_scope_note(terminal, settings, scope)
+        _summary(terminal, stats, quiet=quiet, globs=_globs_in_force(scope))
     try:
         tuned = tune_when_due(settings, stats.embedder, notify=terminal.info)
     except KeyboardInterrupt:
@@ -168,7 +173,36 @@ def index(
         watch_until_interrupted(terminal, settings)
 
 
-def _summary(terminal: Terminal, stats: IndexStats, *, quiet: bool) -> None:
+def _kept_scope_note(terminal: Terminal, settings: Settings, scope: Settings) -> None:
+    """Say which of --include, --exclude and --max-file-bytes came from the index itself (a
+    config file or flag that no longer sets them does not undo them; --reset-scope does)."""
+    kept = [
+        f"--{name.replace('_', '-')} {_scope_value(getattr(scope, name))}"
+        for name in SCOPE_FIELDS
+        if getattr(scope, name) != getattr(settings, name)
+    ]
+    if kept:
+        terminal.info(
+            f"scope kept from the index: {'; '.join(kept)} (`ctxopt index --reset-scope` "
+            "forgets it)"
+        )
+
+
+def _globs_in_force(scope: Settings) -> str:
+    """`--include A; --exclude B` for the globs a run used, "" for none."""
+    parts = [f"--{name} {' '.join(getattr(scope, name))}" for name in ("include", "exclude")]
+    return "; ".join(
+        part
+        for part, name in zip(parts, ("include", "exclude"), strict=True)
+        if getattr(scope, name)
+    )
+
+
+def _scope_value(value: object) -> str:
+    return " ".join(value) if isinstance(value, tuple) else f"{value}"
+
+
+def _summary(terminal: Terminal, stats: IndexStats, *, quiet: bool, globs: str = "") -> None:
     """The run's warnings, then (unless quiet) its figures, on stderr."""
     for warning in stats.warnings[:20]:
         terminal.warn(warning)
@@ -177,4 +211,4 @@ def _summary(terminal: Terminal, stats: IndexStats, *, quiet: bool) -> None:
     if not quiet:
         from ctxopt.cli.render_stats import index_summary  # here: rich tables only when shown
 
-        index_summary(terminal, stats)
+        index_summary(terminal, stats, globs)

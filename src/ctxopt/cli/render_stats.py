@@ -44,7 +44,9 @@ def _language_table(languages: dict[str, dict[str, int]]) -> Table:
     return table
 
 
-def index_summary(terminal: Terminal, stats: IndexStats) -> None:
+def index_summary(terminal: Terminal, stats: IndexStats, globs: str = "") -> None:
+    """An index run's figures on stderr; globs: the --include and --exclude in force, as
+    words (an empty index says that no file is within them)."""
     if stats.files:
         terminal.err.print(_language_table(stats.languages))
     skipped = ", ".join(f"{reason} {count}" for reason, count in sorted(stats.skipped.items()))
@@ -65,7 +67,12 @@ def index_summary(terminal: Terminal, stats: IndexStats) -> None:
         )
     terminal.err.print(f"index: {stats.db_path} ({stats.embedder})", markup=False)
     if not stats.files:
-        why = "every file was skipped (see above)" if skipped else "the repository has no files"
+        if globs:
+            why = f"no file is within {globs}"
+        elif skipped:
+            why = "every file was skipped (see above)"
+        else:
+            why = "the repository has no files"
         terminal.warn(f"the index is empty: {why}; query and pack will have nothing to show")
 
 
