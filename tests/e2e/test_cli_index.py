@@ -156,3 +156,25 @@ def test_reset_scope_forgets_the_scope_a_plain_run_keeps(tmp_path: Path, cli: Cl
     assert files() == 1  # a plain run keeps the stored scope (and its snapshot says so)
     assert files("--reset-scope") == 2
     assert files() == 2  # the reset is stored: later runs keep the whole repository
+
+
+def test_a_run_says_which_scope_it_kept_and_an_empty_scope_says_why(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    repo = init_repo(tmp_path / "scoped")
+    write_files(repo, {"app.py": "def run():\n    return 1\n", "docs/guide.md": "# Guide\n"})
+    commit_all(repo)
+    excluded = cli("index", str(repo), "--exclude", "docs/**")
+    assert excluded.code == 0, excluded.err
+    assert "scope kept from the index" not in excluded.err  # the flag set it this time
+    plain = cli("index", str(repo))
+    assert plain.code == 0, plain.err
+    assert "scope kept from the index: --exclude docs/**" in plain.err
+    assert "--reset-scope" in plain.err
+    nothing = cli("index", str(repo), "--include", "nonexistent/**")
+    assert nothing.code == 0, nothing.err
+    assert "the index is empty: no file is within --include nonexistent/**; --exclude docs/**" in (
+        nothing.err
+    )
+    reset = cli("index", str(repo), "--reset-scope")
+    assert reset.code == 0 and "scope kept" not in reset.err and "index is empty" not in reset.err

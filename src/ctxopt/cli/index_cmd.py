@@ -117,8 +117,7 @@ def index(
     from ctxopt.app.auto_tune import tune_when_due
     from ctxopt.app.index import index_repository
     from ctxopt.discover.remote import remote_repo
-    from ctxopt.index.freshness import scoped_settings
-    from ctxopt.index.scope import without_stored_scope
+    from ctxopt.index.scope import with_stored_scope, without_stored_scope
 
     location = target or path
     if watch and as_json:
@@ -149,7 +148,8 @@ def index(
         raise InterruptedRun(interrupted_message(settings.db_path, state)) from None
     finally:
         progress.stop()
-    scope = scoped_settings(settings)  # the scope the run used, the stored one included
+    after = safe_read_commit(settings.db_path)  # the scope the run used, a stored one included
+    scope = with_stored_scope(settings, after.scope if after else None)
     if not as_json:
         _kept_scope_note(terminal, settings, scope)
         _summary(terminal, stats, quiet=quiet, globs=_globs_in_force(scope))
