@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -334,3 +335,55 @@ def test_a_busy_server_is_passed_by(repo: Path, runtime: Path) -> None:
         holder.communicate(timeout=30)
     assert holder.returncode == 130
     assert _served(sock) == 1  # the held call, not the one that passed by
+
+
+def _planted(marker: Path) -> str:
+    """A module that records that it ran, then hands its name back to Python's own."""
+    return (
+        "import importlib, os, sys\n"
+        f"open({str(marker)!r}, 'a').write(f'{{__name__}} in pid {{os.getpid()}}\\n')\n"
+        "del sys.modules[__name__]\n"
+        "sys.path[:] = [p for p in sys.path if p not in ('', os.getcwd())]\n"
+        "real = importlib.import_module(__name__)\n"
+        "sys.modules[__name__] = real\n"
+        "globals().update(real.__dict__)\n"
+    )
+
+
+def test_no_code_of_the_repository_runs_in_the_server_or_the_parsers(
+    tmp_path: Path, runtime: Path
+) -> None:
+    """A repository's json.py or multiprocessing/ must not be imported in place of Python's
+    by anything ctxopt starts in it: the background server (`python -m`, which puts the
+    folder it starts in first on the module path) or the parsers' fork server (`python -c`,
+    the same)."""
+    marker = tmp_path / "ran"
+    hostile = init_repo(tmp_path / "hostile")
+    write_files(
+        hostile,
+        {
+            "app.py": "def hello_planted():\n    return 1\n",
+            "json.py": _planted(marker),
+            "multiprocessing/__init__.py": _planted(marker),
+            **{f"lib/m{i}.py": f"def helper_{i}():\n    return {i}\n" for i in range(30)},
+        },
+    )
+    commit_all(hostile)
+    env = _env(runtime)
+    # the command as a user runs it (`python -m` here would itself import json.py)
+    script = shutil.which("ctxopt", path=str(Path(sys.executable).parent)) or shutil.which("ctxopt")
+    assert script is not None, "the ctxopt command is installed"
+
+    def ctxopt(*args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([script, *args], cwd=hostile, env=env, capture_output=True)
+
+    first = ctxopt("index", "--quiet")  # a first build: in-process
+    assert first.returncode == 0, first.stderr
+    assert ctxopt("query", "hello planted").returncode == 0
+    sock = _server(runtime)
+    write_files(hostile, {"app.py": "def hello_planted():\n    return 2\n"})
+    served = ctxopt("query", "hello planted", "--json")
+    assert served.returncode == 0, served.stderr
+    assert "hello_planted" in served.stdout.decode()
+    assert _served(sock) >= 1  # the refresh ran in the server, its parsers too
+    assert not marker.exists(), marker.read_text()

@@ -176,17 +176,27 @@ def start_server(address: Address, argv: list[str]) -> None:
         )
 
 
+def server_command() -> list[str]:
+    """How the server is started. `python -m` puts the folder it starts in first on the
+    module path, so it starts in its own private runtime folder, not the caller's (a
+    repository's `json.py` or `multiprocessing/` would be imported in its place: code from a
+    cloned repository run by `ctxopt query`); -P (Python 3.11+) leaves even that folder out,
+    and passes on to the parsers' fork server."""
+    safe = ["-P"] if sys.version_info >= (3, 11) else []
+    return [sys.executable, *safe, "-m", "ctxopt.background.server"]
+
+
 def _spawn(address: Address) -> None:
     import subprocess
 
     log_fd = os.open(address.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     with os.fdopen(log_fd, "ab") as log:
         subprocess.Popen(
-            [sys.executable, "-m", "ctxopt.background.server", str(address.socket)],
+            [*server_command(), str(address.socket), os.getcwd()],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=log,
-            cwd=os.getcwd(),
+            cwd=address.socket.parent,  # never the caller's folder: see server_command
             start_new_session=True,
             close_fds=True,
         )

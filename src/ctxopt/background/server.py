@@ -263,7 +263,10 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     LOG.info("serving at %s", path)
     try:
-        server.warm_up(Path.cwd())
+        root = Path(argv[1]) if len(argv) > 1 else Path.cwd()  # the folder of the first call
+        with contextlib.suppress(OSError):
+            os.chdir(root)
+        server.warm_up(root)
         os.chdir("/")  # hold no caller's folder open between calls
         server.serve()
     finally:

@@ -8,7 +8,10 @@ import hashlib
 import multiprocessing
 import os
 import signal
+import sys
+import tempfile
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -102,15 +105,49 @@ def start_server(context: multiprocessing.context.BaseContext) -> None:
     from multiprocessing import forkserver
 
     if threading.current_thread() is not threading.main_thread():
-        forkserver.ensure_running()  # only the main thread may change signal handlers
+        with _safe_module_path():
+            forkserver.ensure_running()  # only the main thread may change signal handlers
         return
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        forkserver.ensure_running()
+        with _safe_module_path():
+            forkserver.ensure_running()
     finally:
         signal.signal(signal.SIGINT, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+@contextlib.contextmanager
+def _safe_module_path() -> Iterator[None]:
+    """Start the fork server so that it imports nothing from the folder it starts in.
+
+    It runs `python -c ...`, which puts the current folder first on its module path, and
+    ctxopt runs in the repository it indexes: that repository's `multiprocessing/` or
+    `json.py` would be imported in place of Python's (code from a cloned repository run by
+    `ctxopt index`). PYTHONSAFEPATH (Python 3.11+) leaves the folder out; before 3.11 the
+    server starts in an empty folder of its own, removed at once."""
+    if sys.version_info >= (3, 11):
+        saved = os.environ.get(SAFE_PATH)
+        os.environ[SAFE_PATH] = "1"
+        try:
+            yield
+        finally:
+            if saved is None:
+                os.environ.pop(SAFE_PATH, None)
+            else:
+                os.environ[SAFE_PATH] = saved
+        return
+    cwd = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="ctxopt-forkserver-") as empty:
+        os.chdir(empty)
+        try:
+            yield
+        finally:
+            os.chdir(cwd)
+
+
+SAFE_PATH = "PYTHONSAFEPATH"
 
 
 def fallback(source: SourceFile, reason: str) -> ProcessedFile:
