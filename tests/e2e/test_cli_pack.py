@@ -292,3 +292,14 @@ def test_a_cap_per_file_the_user_sets_holds_for_files_the_task_does_not_name(
     assert max(per_file("--max-chunks-per-file", "3").values()) == 3
     named = per_file("--max-chunks-per-file", "1", text=f"{task} in client/retry.py")
     assert named["client/retry.py"] > 1  # a file the task names is not capped
+
+
+def test_a_diff_ref_git_would_read_as_an_option_is_refused(
+    indexed_repo: Path, cli: CliRunner, tmp_path: Path
+) -> None:
+    target = tmp_path / "written_by_git"
+    for ref in (f"--output={target}", "-p", "main\nHEAD"):
+        result = cli("pack", TASK, "--path", str(indexed_repo), f"--diff-ref={ref}")
+        assert_one_line_error(result)
+        assert result.code == 2 and "is not a commit, branch or tag" in result.err
+    assert not target.exists()

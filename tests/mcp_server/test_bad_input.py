@@ -31,6 +31,9 @@ BAD_CALLS: list[tuple[str, dict[str, object], str]] = [
     ("read_file", {"path": "escape/outside.txt"}, "outside the repository"),
     ("read_file", {"path": ".env"}, "not an indexed file"),
     ("read_file", {"path": "inventory/storage.py", "start_line": 900}, "past its end"),
+    ("read_file", {"path": "inventory/storage.py\u0000x"}, "not an indexed file"),
+    # a ref git would read as an option: `--output=FILE` made git diff write any file
+    ("pack", {"task": "fix it", "diff_ref": "--output=pwned.txt"}, "is not a commit, branch"),
     ("stats", {"depth": 0}, "depth: 0 is less than the minimum of 1"),
     ("no_such_tool", {}, "no_such_tool"),
 ]
@@ -51,6 +54,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(
             return results, after
 
     results, after = run(conversation)
+    assert not (repo / "pwned.txt").exists()
     for (tool, arguments, words), result in zip(BAD_CALLS, results, strict=True):
         message = text(result)
         assert result.is_error, (tool, arguments, message)

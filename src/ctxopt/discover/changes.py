@@ -59,6 +59,7 @@ class Change:
 
 def read_change(root: Path, request: ChangeRequest) -> Change:
     """The change as git sees it; a UsageError when git fails or nothing changed."""
+    check_diff_ref(request.ref)
     ranges = changed_ranges(_diff(root, [*request.args(), "-U0", "--", "."]))
     if not ranges:
         against = f" against {request.ref}" if request.ref else ""
@@ -66,6 +67,16 @@ def read_change(root: Path, request: ChangeRequest) -> Change:
     text = _diff(root, [*request.args(), "-U3", "--", "."]).decode("utf-8", "replace")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return Change(request, ranges, text)
+
+
+def check_diff_ref(ref: str | None) -> None:
+    """Refuse a --diff-ref git would read as an option (`--output=FILE` writes any file) or
+    that holds a control character; revisions such as `main~2`, `v1.0^` and `@{u}` pass."""
+    if ref is not None and (not ref.strip() or ref.startswith("-") or _CONTROL.search(ref)):
+        raise UsageError(f"--diff-ref {ref!r} is not a commit, branch or tag")
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def _diff(root: Path, args: list[str]) -> bytes:

@@ -46,6 +46,8 @@ def read_chunk(settings: Settings, reader: IndexReader, chunk_id: str) -> Chunk:
 def repo_path(settings: Settings, reader: IndexReader, path: str) -> str:
     """path as the index names it (POSIX, relative to the repository), or a UsageError
     when it leads outside the repository or names a file the index does not hold."""
+    if "\x00" in path:  # no file name holds one (resolve() would raise ValueError)
+        raise UsageError(f"{path!r} is not an indexed file of the repository (a NUL byte)")
     root = settings.root.resolve()
     given = Path(path)
     target = (given if given.is_absolute() else root / given).resolve()
