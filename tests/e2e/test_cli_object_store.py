@@ -95,6 +95,37 @@ def test_a_clone_with_local_edits_is_warned_and_never_writes_the_shared_index(
     assert read_commit(shared.db) == before
 
 
+def test_an_agent_s_refresh_never_writes_the_shared_index(
+    shared: Shared, s3_env: dict[str, str], tmp_path: Path
+) -> None:
+    """The MCP refresh tool, from a clone with a local edit, refuses rather than write the
+    edit into every reader's index (a real MCP client over stdio)."""
+    from ctxopt.index.commit import read_commit
+    from mcpclient import call, mcp_session, run, text
+
+    before = read_commit(shared.db)
+    edited = shared.clone / "inventory" / "models.py"
+    original = edited.read_text()
+    edited.write_text(original + "\n\ndef local_only_helper():\n    return 1\n")
+
+    async def conversation() -> tuple[object, object]:
+        async with mcp_session(shared.clone, "--db", shared.db, errlog=tmp_path / "err") as s:
+            refreshed = await call(s, "refresh", {})
+            queried = await call(s, "query", {"task": "local only helper", "top": 3})
+            return refreshed, queried
+
+    try:
+        refreshed, queried = run(conversation)
+    finally:
+        edited.write_text(original)
+    assert refreshed.is_error  # type: ignore[attr-defined]
+    message = text(refreshed)  # type: ignore[arg-type]
+    assert f"the index at {shared.db} is shared" in message
+    assert f"`ctxopt index --db {shared.db}` updates it" in message
+    assert not queried.is_error  # type: ignore[attr-defined]
+    assert read_commit(shared.db) == before
+
+
 def test_ci_updates_incrementally_and_the_clone_sees_it_after_a_pull(shared: Shared) -> None:
     write_files(shared.repo, {"inventory/audit.py": "def audit_stock_levels(items):\n    ...\n"})
     commit_all(shared.repo, "audit")

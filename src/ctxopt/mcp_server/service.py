@@ -26,9 +26,10 @@ from ctxopt.app.query import refresh_then_query
 from ctxopt.app.refresh import Freshness, build_index, refresh_index
 from ctxopt.app.stats_report import StatsReport, StatsRequest, stats_report
 from ctxopt.app.warm import WarmCall, lend
+from ctxopt.config.paths import is_object_store
 from ctxopt.config.settings import Settings, load_settings
 from ctxopt.discover.changes import ChangeRequest
-from ctxopt.errors import CtxoptError, IndexMissingError
+from ctxopt.errors import CtxoptError, IndexMissingError, UsageError
 from ctxopt.index.commit import read_commit
 from ctxopt.index.store import IndexReader
 from ctxopt.mcp_server import reading
@@ -201,7 +202,15 @@ class RepoService:
         return freshness, reader
 
     def refresh(self) -> IndexStats:
-        """Bring the index up to date incrementally (building it when there is none)."""
+        """Bring the index up to date incrementally (building it when there is none). A
+        shared index on object storage is not written: one checkout's edits would change
+        every reader's results (only `ctxopt index --db URI` writes it, as for queries)."""
+        db = self.settings.db_path
+        if is_object_store(db):
+            raise UsageError(
+                f"the index at {db} is shared: the refresh tool does not write it (this "
+                f"checkout's edits would reach everyone); `ctxopt index --db {db}` updates it"
+            )
         with self._lock:
             stats = build_index(self.settings)
             self._load_next()
