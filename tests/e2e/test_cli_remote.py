@@ -4,6 +4,10 @@ one line with no credentials and nothing on stdout."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -118,3 +122,29 @@ def test_bad_locations_and_refs_are_usage_errors(
     unknown = cli("index", str(bare), "--ref", "no-such-branch", env=cache_env)
     assert_one_line_error(unknown)
     assert "has no branch, tag or commit 'no-such-branch'" in unknown.err
+
+
+def test_a_command_on_a_url_waits_while_another_uses_its_clone(
+    served: tuple[Path, Path], cache_env: dict[str, str], tmp_path: Path
+) -> None:
+    """Two commands on one URL with other refs must not check out a commit under each other
+    (each would answer from the other's ref): the second waits, says so, then answers."""
+    from ctxopt.discover.clone import clone_in_use
+    from ctxopt.discover.remote import remote_repo
+
+    _work, bare = served
+    url = bare.as_uri()
+    remote = remote_repo(url)
+    assert remote is not None
+    env = {**os.environ, "NO_COLOR": "1", **cache_env}
+    command = [sys.executable, "-m", "ctxopt.cli", "query", "count stock", "--path", url, "--json"]
+    with clone_in_use(remote, cache=tmp_path / "clones"):
+        waiting = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        assert waiting.stderr is not None
+        first = waiting.stderr.readline().decode()  # blocks until the command says it waits
+        assert first.startswith(f"waiting for another ctxopt command on {url}"), first
+        time.sleep(0.5)
+        assert waiting.poll() is None  # still waiting while the clone is in use
+    out, err = waiting.communicate(timeout=300)
+    assert waiting.returncode == 0, err.decode()
+    assert "count_stock_items" in out.decode()

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ctxopt.app.held import hold
 from ctxopt.config.environment import clone_cache
 from ctxopt.config.settings import Settings
 from ctxopt.discover.remote import ACCEPTED, RemoteRepo, remote_repo
@@ -36,9 +37,11 @@ def open_repository(
         if ref is not None:
             raise UsageError(f"--ref needs a repository URL as the path ({ACCEPTED})")
         return Repository(Path(location).expanduser() if location else None)
-    from ctxopt.discover.clone import checkout_remote  # here: only a URL needs it
+    from ctxopt.discover.clone import checkout_remote, clone_in_use  # only a URL needs them
 
-    checkout = checkout_remote(remote, ref, cache=clone_cache())
+    cache = clone_cache()
+    hold(clone_in_use(remote, cache=cache, notify=notify))  # until the command ends
+    checkout = checkout_remote(remote, ref, cache=cache)
     if notify:
         done = "cloned" if checkout.cloned else "fetched"
         what = f"{remote.shown} ({ref})" if ref else remote.shown

@@ -10,6 +10,7 @@ import typer
 import typer.main
 
 from ctxopt import __version__, interrupts
+from ctxopt.app.held import command_scope
 from ctxopt.cli.closed_stdout import OutputClosed, guard_stdout, silence_stdout
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.examples import epilog
@@ -77,7 +78,8 @@ def _run(args: list[str]) -> Any:
     names = [args[0]] if args and args[0] in COMMANDS else None
     command = typer.main.get_command(build_app(names))
     plain_values(command)
-    return command.main(args=args, prog_name="ctxopt", standalone_mode=False)
+    with command_scope():  # what the command holds (a cloned URL's lock) goes when it ends
+        return command.main(args=args, prog_name="ctxopt", standalone_mode=False)
 
 
 def _help_of(exc: Exception, args: list[str]) -> str:

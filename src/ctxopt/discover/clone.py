@@ -19,7 +19,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +64,37 @@ def checkout_remote(remote: RemoteRepo, ref: str | None, *, cache: Path) -> Chec
         if _is_clone(folder):
             return Checkout(folder, _fetch_and_check_out(folder, remote, ref), cloned=False)
         return Checkout(folder, _clone(folder, remote, ref), cloned=True)
+
+
+@contextlib.contextmanager
+def clone_in_use(
+    remote: RemoteRepo, *, cache: Path, notify: Callable[[str], None] | None = None
+) -> Iterator[None]:
+    """Keep the clone of remote for one command, from its checkout to its last read: another
+    command on the same URL (with another --ref, say) waits, rather than check out another
+    commit under it.  A command that must wait says so."""
+    place = cache / remote.key
+    try:
+        place.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RemoteError(f"cannot create the clone cache {place}: {exc.strerror}") from None
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(place / IN_USE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if notify:
+                notify(f"waiting for another ctxopt command on {remote.shown} to finish")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing it lets the lock go
+
+
+IN_USE = ".in-use.lock"
 
 
 def _what(remote: RemoteRepo, ref: str | None) -> str:
