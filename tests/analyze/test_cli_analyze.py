@@ -134,6 +134,23 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(
     assert result.code == code and words in result.err
 
 
+def test_utf16_and_utf32_text_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    for encoding in ("utf-16", "utf-16-be", "utf-32"):
+        doc = tmp_path / f"{encoding}.txt"
+        bom = "\ufeff" if encoding.endswith("-be") else ""
+        doc.write_text(bom + "Hello wörld. Payment follows delivery. " * 40, encoding=encoding)
+        plan = analyze(str(doc), "--plan", "--json")
+        assert plan.code == 0, (encoding, plan.err)
+        assert plan.json()["chars"] == 40 * len("Hello wörld. Payment follows delivery. ")
+
+
+def test_endless_binary_input_is_refused_from_its_first_bytes(tmp_path: Path) -> None:
+    (tmp_path / "zero.txt").symlink_to("/dev/zero")  # reading it whole would never end
+    result = analyze(str(tmp_path / "zero.txt"), "--plan")
+    assert_one_line_error(result)
+    assert result.code == 1 and "looks binary" in result.err
+
+
 def test_bad_flags_are_usage_errors(tmp_path: Path) -> None:
     doc = contract(tmp_path / "c.md")
     for args in (
@@ -142,6 +159,11 @@ def test_bad_flags_are_usage_errors(tmp_path: Path) -> None:
         ("--llm", "no-such-command-xyz"),
         ("--resume",),
         ("--model", "no-such-model"),
+        ("--llm", FAKE, "--timeout", "nan"),
+        ("--llm", FAKE, "--timeout", "inf"),
+        ("--llm", FAKE, "--max-calls", "-1"),
+        ("--llm", FAKE, "--run-dir", str(doc)),  # a file, not a folder
+        ("--plan", "-o", str(tmp_path)),  # a folder, not a file
     ):
         result = analyze(str(doc), *args)
         assert_one_line_error(result)
@@ -259,6 +281,32 @@ def test_an_interrupted_run_resumes_to_the_same_report(tmp_path: Path) -> None:
     again = calls(killed_log)[before:]
     assert len(again) == len(calls(whole_log)) - 2  # window 1's two calls were not paid twice
     assert "This is window 1 of" not in "".join(again)
+
+
+def test_resume_runs_again_a_failed_synthesis_and_the_windows_from_one_that_fell_back(
+    tmp_path: Path,
+) -> None:
+    whole, _ = rolling(tmp_path, name="whole")
+    assert whole.code == 0, whole.err
+    failed, log = rolling(tmp_path, "--final-llm", "false", name="final")
+    assert failed.code == 4 and "the final synthesis failed" in failed.err
+    paid = len(calls(log))  # the windows' calls (`false` logs nothing)
+    fixed, _ = rolling(tmp_path, "--resume", name="final")  # the synthesis with --llm now
+    assert fixed.code == 0, fixed.err
+    again = calls(log)[paid:]
+    assert len(again) == 1 and "<memories>" in again[0]  # only the synthesis ran again
+    assert fixed.out == whole.out
+
+    broken, log = rolling(tmp_path, mode="fail-window=2", name="fell")
+    assert broken.code == 4 and "window 2 failed" in broken.err
+    paid = len(calls(log))
+    healed, _ = rolling(tmp_path, "--resume", name="fell")
+    assert healed.code == 0, healed.err
+    assert "resuming after window 1" in healed.err
+    again = calls(log)[paid:]
+    assert "This is window 1 of" not in "".join(again)
+    assert any("This is window 2 of" in prompt for prompt in again)
+    assert healed.out == whole.out
 
 
 def varied(path: Path, paragraphs: int = 120) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -10,8 +11,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ctxopt import tokens
+from ctxopt.analyze import layout
 from ctxopt.analyze.layout import cut_qualities, estimate_tokens, lay_out, token_starts
-from ctxopt.analyze.plan import END_SLACK, OVERLAP_SLACK, Cut, Limits, plan_spans
+from ctxopt.analyze.plan import (
+    END_SLACK,
+    MIN_WINDOW_TOKENS,
+    OVERLAP_SLACK,
+    Cut,
+    Limits,
+    Span,
+    plan_spans,
+)
+from ctxopt.errors import UsageError
 
 
 @st.composite
@@ -129,6 +140,30 @@ def test_real_windows_hold_exact_token_limits_and_tile_the_text(
     for window in windows:
         assert window.tokens == tokens.count(text[window.start : window.end]) <= width
     assert "".join(text[w.new_start : w.end] for w in windows) == text
+
+
+def test_a_width_no_cut_can_hold_is_a_usage_error_naming_a_width_that_can(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where cuts inside words keep merging into windows over the limit, the planner tightens
+    down to the smallest window and then says which --window-tokens to use, never raising
+    its own ValueError (found on 8.9 MB of Python sources at --window-tokens 50)."""
+    real_windows, real_spans = layout._windows, layout.plan_spans
+    widths: list[int] = []
+
+    def spans_at(total: int, cuts: np.ndarray, limits: Limits) -> list[Span]:
+        widths.append(limits.window_tokens)
+        return real_spans(total, cuts, limits)
+
+    def over_the_limit(text: str, starts: np.ndarray, cuts: np.ndarray, spans, rate):  # type: ignore[no-untyped-def]
+        return [replace(w, tokens=60) for w in real_windows(text, starts, cuts, spans, rate)]
+
+    monkeypatch.setattr(layout, "plan_spans", spans_at)
+    monkeypatch.setattr(layout, "_windows", over_the_limit)
+    text = "Payment follows delivery. " * 400
+    with pytest.raises(UsageError, match=r"--window-tokens 52 is too small .* use 104 or more"):
+        lay_out(text, Limits(52, 0.2, 0))
+    assert widths[0] == 52 and min(widths) == MIN_WINDOW_TOKENS  # tightened to the smallest
 
 
 def test_token_starts_map_to_characters_for_non_latin_text() -> None:

@@ -112,3 +112,23 @@ def test_a_failed_final_synthesis_is_reported_not_hidden(
     assert result.final.failed
     report = markdown_report(result, "contract")
     assert "final synthesis: exit code 1: model unavailable" in report
+
+
+def test_the_synthesis_leaves_out_the_oldest_memories_to_fit_its_limit() -> None:
+    from ctxopt import tokens
+    from ctxopt.analyze.run import fitted_final_prompt
+
+    memories = [
+        {"window": i, "memory": {"notes": f"window {i} " + "clause " * 300}} for i in range(1, 9)
+    ]
+    graph = {"entities": [], "relationships": []}
+    whole, left_out = fitted_final_prompt(8, memories, graph, "the last window's text", None)
+    assert left_out == 0 and all(f'"window": {i}' in whole for i in range(1, 9))
+    limit = tokens.count(whole) // 2
+    fitted, left_out = fitted_final_prompt(8, memories, graph, "the last window's text", limit)
+    assert tokens.count(fitted) <= limit
+    assert 0 < left_out < 8
+    assert '"window": 8' in fitted and '"window": 1,' not in fitted  # the newest are kept
+    tiny, left_out = fitted_final_prompt(8, memories, graph, "end of the document " * 900, 1500)
+    assert tokens.count(tiny) <= 1500 and left_out == 7
+    assert "end of the document" in tiny  # the last window's end is kept

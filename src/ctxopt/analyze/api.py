@@ -43,6 +43,16 @@ class Prepared:
     layout: Layout
     spend: Spend
     model: ModelInfo | None  # only when --model was given
+    final_tokens: int  # the synthesis prompt's limit: the model's input, room for its answer
+
+
+FINAL_RESERVE = 0.1  # of the model's window, for the synthesis's answer
+
+
+def final_limit(model: ModelInfo | None) -> int:
+    """The synthesis prompt's limit in cl100k tokens: --model's window (the default model's
+    without one), less room for the answer."""
+    return budget_for_model(model or find_model(DEFAULT_MODEL, load_models()), FINAL_RESERVE)
 
 
 def _limits(options: PlanOptions) -> tuple[Limits, ModelInfo | None]:
@@ -70,10 +80,11 @@ def prepare(options: PlanOptions, stdin: BinaryIO | None = None) -> Prepared:
     limits, model = _limits(options)
     document = read_document(options.sources, stdin)
     layout = lay_out(document.text, limits)
-    spend = planned_spend(layout, options.memory_chars, model)
+    final = final_limit(model)
+    spend = planned_spend(layout, options.memory_chars, model, final)
     names = [part.name for part in document.parts]
     title = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more"
-    return Prepared(document, title, limits, layout, spend, model)
+    return Prepared(document, title, limits, layout, spend, model, final)
 
 
 def check_calls(prepared: Prepared, max_calls: int | None) -> None:

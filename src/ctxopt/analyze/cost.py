@@ -24,8 +24,11 @@ def memory_tokens(memory_chars: int) -> int:
     return math.ceil(memory_chars / 3.5)
 
 
-def planned_spend(layout: Layout, memory_chars: int, model: ModelInfo | None = None) -> Spend:
-    """Each window: one analysis call and, but for the last, one compaction; then one final.
+def planned_spend(
+    layout: Layout, memory_chars: int, model: ModelInfo | None = None, limit: int | None = None
+) -> Spend:
+    """Each window: one analysis call and, but for the last, one compaction; then one final
+    (within limit tokens, when one is given).
 
     Document text is counted exactly; each memory (and a window's findings) at the
     note's estimate of --memory-chars."""
@@ -36,6 +39,7 @@ def planned_spend(layout: Layout, memory_chars: int, model: ModelInfo | None = N
     analysis = text + (count - 1) * memory + count * window_overhead
     compaction = (count - 1) * (2 * memory + compact_overhead)  # memory + findings
     final = count * memory + layout.windows[-1].tokens + FINAL_OVERHEAD_TOKENS
+    final = min(final, limit) if limit is not None else final
     calls = count + (count - 1) + 1
     sent = analysis + compaction + final
     return Spend(calls, sent, estimate_cost(sent, model) if model else None)

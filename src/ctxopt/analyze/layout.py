@@ -9,7 +9,8 @@ from functools import lru_cache
 import numpy as np
 
 from ctxopt import tokens
-from ctxopt.analyze.plan import Cut, Limits, Span, plan_spans
+from ctxopt.analyze.plan import MIN_WINDOW_TOKENS, Cut, Limits, Span, plan_spans
+from ctxopt.errors import UsageError
 
 LATIN_CHARS_PER_TOKEN = 3.5
 NON_LATIN_CHARS_PER_TOKEN = 3.0
@@ -124,9 +125,13 @@ def lay_out(text: str, limits: Limits) -> Layout:
         windows = _windows(text, starts, cuts, spans, rate)
         excess = max(w.tokens for w in windows) - limits.window_tokens
         if excess <= 0:
-            break
-        width -= excess + 1  # a cut inside a word can merge differently; plan a little tighter
-    return Layout(len(text), total, estimate_tokens(text, rate), rate, tuple(windows))
+            return Layout(len(text), total, estimate_tokens(text, rate), rate, tuple(windows))
+        # a cut inside a word can merge differently; plan a little tighter
+        width = max(MIN_WINDOW_TOKENS, width - excess - 1)
+    raise UsageError(
+        f"--window-tokens {limits.window_tokens} is too small to cut this document into "
+        f"windows within it; use {2 * limits.window_tokens} or more"
+    )
 
 
 def _windows(

@@ -6,6 +6,7 @@ Several inputs are read as one document with a header per file.  Bad input is a
 
 from __future__ import annotations
 
+import codecs
 import io
 import logging
 import re
@@ -86,19 +87,49 @@ def read_document(sources: Sequence[str], stdin: BinaryIO | None = None) -> Docu
 
 
 def _read_bytes(source: str, stdin: BinaryIO | None) -> bytes:
+    """The bytes of source, its first ones checked before the rest is read: binary data (a
+    200 MB file of NUL bytes, /dev/zero) is refused without being read whole."""
+    name = "<stdin>" if source == STDIN else source
     if source == STDIN:
         if stdin is None:
             raise UsageError("no stdin to read from")
-        return stdin.read()
+        head = stdin.read(_SNIFF)
+        _refuse_binary(name, _kind_of(source, head), head)
+        return head + stdin.read()
     path = Path(source)
     if not path.exists():
         raise UsageError(f"no such file: {source}")
     if path.is_dir():
         raise UsageError(f"{source} is a folder; give document files")
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            head = handle.read(_SNIFF)
+            _refuse_binary(name, _kind_of(source, head), head)
+            return head + handle.read()
     except OSError as exc:
         raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from exc
+
+
+_BOMS = (  # the longer first: UTF-32's little-endian mark starts with UTF-16's
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """UTF-16 or UTF-32 by its byte order mark (text with NUL bytes between letters)."""
+    return next((encoding for bom, encoding in _BOMS if data.startswith(bom)), None)
+
+
+def _refuse_binary(name: str, kind: Kind, head: bytes) -> None:
+    if kind is Kind.TEXT and _wide_encoding(head) is None and _binary(head):
+        raise DocumentError(f"{name} looks binary, not text (give .txt, .md, .pdf or .html)")
+
+
+def _binary(sample: bytes) -> bool:
+    return b"\x00" in sample or _control_share(sample) > 0.1
 
 
 def _kind_of(source: str, data: bytes) -> Kind:
@@ -127,8 +158,10 @@ def _to_text(name: str, kind: Kind, data: bytes) -> str:
 
 
 def _decode(name: str, data: bytes) -> str:
-    sample = data[:_SNIFF]
-    if b"\x00" in sample or _control_share(sample) > 0.1:
+    wide = _wide_encoding(data)
+    if wide is not None:
+        return data.decode(wide, errors="replace")  # the codec reads and drops the mark
+    if _binary(data[:_SNIFF]):
         raise DocumentError(f"{name} looks binary, not text (give .txt, .md, .pdf or .html)")
     try:
         return data.decode("utf-8-sig")

@@ -46,6 +46,7 @@ class EventKind(str, Enum):
     WINDOW_DONE = "window_done"
     FALLBACK = "fallback"  # a window's memory fell back to truncation
     FINAL_FAILED = "final_failed"
+    FINAL_TRIMMED = "final_trimmed"  # the synthesis left out the oldest memories to fit
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class RunOptions:
     resume: bool = False
     restart: bool = False  # replace an interrupted run's windows instead of refusing
     cache_dir: Path | None = None  # holds the default run folders (Settings.model_cache)
+    final_tokens: int | None = None  # the synthesis prompt's limit (None: no limit)
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,7 @@ def run_key_for(text: str, layout: Layout, options: RunOptions) -> str:
     parts = {
         "prompts": prompts.PROMPT_VERSION,
         "windows": [(w.start, w.new_start, w.end) for w in layout.windows],
-        "llm": options.llm,
-        "final_llm": options.final_llm,
+        "llm": options.llm,  # the synthesis command is not part of it: it can be run again
         "memory_chars": options.memory_chars,
     }
     return run_key(parts, text)
@@ -121,7 +122,7 @@ def rolling_run(
     folder = run_folder(text, layout, options)
     header = {"chars": len(text), "windows": len(layout.windows)}
     stored = open_run(folder, key, resume=options.resume, restart=options.restart, header=header)
-    done = [WindowResult.from_dict(r) for r in stored[: len(layout.windows)]]
+    done = _until_a_fallback([WindowResult.from_dict(r) for r in stored[: len(layout.windows)]])
     meter = _Meter(notify)
     if done:
         meter.emit(EventKind.RESUMED, len(done))
@@ -135,8 +136,16 @@ def rolling_run(
         if result.failed:
             meter.emit(EventKind.FALLBACK, window.index, _why(result))
         meter.emit(EventKind.WINDOW_DONE, window.index)
-    final = _final(text, layout, tuple(results), options, meter, folder)
+    every_window_read_back = len(done) == len(layout.windows)  # else the synthesis is stale
+    final = _final(text, layout, tuple(results), options, meter, folder, every_window_read_back)
     return RunResult(folder, tuple(results), final, len(done))
+
+
+def _until_a_fallback(done: list[WindowResult]) -> list[WindowResult]:
+    """The stored windows a resumed run keeps: those before the first that fell back (it
+    and the windows after it, which carried its truncated memory, are run again)."""
+    failed = next((i for i, result in enumerate(done) if result.failed), len(done))
+    return done[:failed]
 
 
 def _why(result: WindowResult) -> str:
@@ -224,18 +233,18 @@ def _final(
     options: RunOptions,
     meter: _Meter,
     folder: Path,
+    reuse: bool,
 ) -> FinalResult:
-    stored = read_json(folder / FINAL_FILE) if options.resume else None
-    if stored is not None:
+    stored = read_json(folder / FINAL_FILE) if options.resume and reuse else None
+    if stored is not None and _reusable(stored, options):
         return FinalResult.from_dict(stored)
     last = layout.windows[-1]
     memories, graph = final_inputs(results)
-    prompt = prompts.final_prompt(
-        count=len(layout.windows),
-        memories=memories,
-        graph=graph,
-        last_text=text[last.start : last.end],
+    prompt, left_out = fitted_final_prompt(
+        len(layout.windows), memories, graph, text[last.start : last.end], options.final_tokens
     )
+    if left_out:
+        meter.emit(EventKind.FINAL_TRIMMED, 0, f"{left_out}")
     before = meter.tokens
     call = meter.call(options.final_llm, prompt, _final_from, options.timeout)
     meter.emit(EventKind.CALL, 0)
@@ -248,8 +257,45 @@ def _final(
     final = FinalResult(
         Step.of(call), summary, insights, flags, refs, meter.tokens - before, answer
     )
-    write_atomic(folder / FINAL_FILE, final.to_dict())
+    write_atomic(folder / FINAL_FILE, {**final.to_dict(), "final_llm": options.final_llm})
     return final
+
+
+def _reusable(stored: dict[str, Any], options: RunOptions) -> bool:
+    """A stored synthesis a resumed run keeps: it succeeded, with the same command."""
+    return not stored.get("failed") and stored.get("final_llm") == options.final_llm
+
+
+def fitted_final_prompt(
+    count: int,
+    memories: list[dict[str, Any]],
+    graph: dict[str, Any],
+    last_text: str,
+    limit: int | None,
+) -> tuple[str, int]:
+    """The synthesis prompt within limit tokens, and how many of the oldest windows'
+    memories it left out for that (the newest memory carries what came before); a last
+    window's text still too long keeps its end."""
+    from ctxopt import tokens
+
+    kept = list(memories)
+
+    def build() -> str:
+        return prompts.final_prompt(count=count, memories=kept, graph=graph, last_text=last_text)
+
+    prompt = build()
+    if limit is None:
+        return prompt, 0
+    size = tokens.count(prompt)
+    while size > limit and len(kept) > 1:
+        kept.pop(0)
+        prompt = build()
+        size = tokens.count(prompt)
+    while size > limit and last_text:
+        last_text = last_text[len(last_text) // 4 :]  # its end: where the document stops
+        prompt = build()
+        size = tokens.count(prompt)
+    return prompt, len(memories) - len(kept)
 
 
 def _final_from(value: Any) -> tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]:

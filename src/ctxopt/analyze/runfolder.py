@@ -62,6 +62,14 @@ def open_run(
 
     An unfinished run of the same document is never thrown away unasked: without
     --resume or --restart it stops with a message naming both."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"the run folder {folder} is a file, not a folder (see --run-dir)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot use the run folder {folder}: {exc.strerror or exc} (see --run-dir)"
+        ) from None
     stored = read_json(folder / RUN_FILE)
     unfinished = (
         stored is not None

@@ -128,7 +128,7 @@ def analyze_doc(
     without it as an offline digest within --budget tokens."""
     from ctxopt.analyze.api import PlanOptions, check_calls, prepare, window_prompts
     from ctxopt.analyze.report import plan_dict, plan_text
-    from ctxopt.cli.output_file import output_target
+    from ctxopt.cli.output_file import check_output_target, output_target
 
     target = output_target(output)
     terminal = Terminal(quiet=quiet)
@@ -149,7 +149,10 @@ def analyze_doc(
         emit_prompts=emit_prompts,
         resume=resume,
         restart=restart,
+        max_calls=max_calls,
     )
+    if target is not None:
+        check_output_target(target)  # before any call is paid for
     prepared = prepare(options, sys.stdin.buffer)
     summary = plan_dict(
         prepared.layout,
@@ -211,7 +214,10 @@ def _check_flags(
     emit_prompts: bool,
     resume: bool,
     restart: bool,
+    max_calls: int | None,
 ) -> None:
+    import math
+
     from ctxopt.errors import UsageError
 
     if plan and emit_prompts:
@@ -221,8 +227,10 @@ def _check_flags(
     if llm is None and (final_llm is not None or resume or restart):
         flag = "--final-llm" if final_llm is not None else "--resume/--restart"
         raise UsageError(f"{flag} needs --llm (without it the digest runs offline)")
-    if timeout <= 0:
-        raise UsageError(f"--timeout must be positive, got {timeout:g}")
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise UsageError(f"--timeout must be a positive number of seconds, got {timeout:g}")
+    if max_calls is not None and max_calls < 0:
+        raise UsageError(f"--max-calls must be 0 or more, got {max_calls}")
     if budget < 100:
         raise UsageError(f"--budget must be at least 100 tokens, got {budget}")
     if llm is not None and not (plan or emit_prompts):

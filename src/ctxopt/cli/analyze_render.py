@@ -88,6 +88,7 @@ def run_llm(
         resume=resume,
         restart=restart,
         cache_dir=cache_dir,
+        final_tokens=prepared.final_tokens,
     )
     text, layout = prepared.document.text, prepared.layout
     bar = RunBar(terminal, prepared.spend.calls, f"{len(layout.windows)} window(s)")
@@ -105,6 +106,12 @@ def run_llm(
             )
         elif event.kind is EventKind.FINAL_FAILED:
             bar.warn(f"the final synthesis failed after a retry ({event.detail})")
+        elif event.kind is EventKind.FINAL_TRIMMED:
+            bar.warn(
+                f"the final synthesis leaves out the memories of the first {event.detail} "
+                f"window(s) to fit {prepared.final_tokens:,} tokens (the later "
+                "memories carry them)"
+            )
         bar.update(base[0] + event.calls, f"{event.tokens_sent:,} tokens sent")
 
     try:

@@ -19,6 +19,20 @@ def output_target(value: str | None) -> Path | None:
     return Path(value)
 
 
+def check_output_target(target: Path) -> None:
+    """Refuse, before any work, a target that cannot be written: a folder, or a path whose
+    parent cannot be made (the folders are made now, as writing would make them)."""
+    if target.is_dir():
+        raise UsageError(f"-o {target} is a folder; give a file name")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        folder = exc.filename or target.parent
+        raise CtxoptError(
+            f"cannot create the folder {folder} for -o {target}: {_reason(exc)}"
+        ) from None
+
+
 def write_output(target: Path, text: str) -> None:
     """Write text to target (UTF-8), creating missing parent folders; a target that cannot
     be written is one CtxoptError naming it and the reason."""
