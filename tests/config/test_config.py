@@ -210,7 +210,11 @@ def test_an_object_storage_db_stays_a_uri_not_a_local_folder(
 
 @pytest.mark.parametrize(
     ("uri", "words"),
-    [("ftp://host/index", "takes a local folder or s3://"), ("s3://", "names no bucket")],
+    [
+        ("ftp://host/index", "takes a local folder or s3://"),
+        ("s3://", "names no bucket"),
+        ("s3:///prefix", "names no bucket"),
+    ],
 )
 def test_an_unknown_scheme_or_a_missing_bucket_is_a_usage_error(
     repo: Path, env: dict[str, str], uri: str, words: str

@@ -107,3 +107,37 @@ def test_an_unresolvable_region_names_the_variables_to_set() -> None:
     error = storage_error("s3://acme/app", OSError(lance_text))
     assert str(error).startswith("cannot reach the index at s3://acme/app: the region of bucket")
     assert "AWS_REGION" in str(error) and "aws.rs" not in str(error)
+
+
+@pytest.mark.parametrize(
+    ("base", "lance_text", "variables"),
+    [
+        (
+            "gs://b/x",
+            "LanceError(IO): Generic GCS error: Error performing token request: Error after 0 "
+            "retries in 1.2s, max_retries:10, retry_timeout:180s, source:error sending request "
+            "for url (http://169.254.169.254/computeMetadata/v1/instance/service-accounts/"
+            "default/token), /home/runner/work/lance/lance/rust/lance-io/src/object_store.rs:9:1",
+            "GOOGLE_APPLICATION_CREDENTIALS",
+        ),
+        (
+            "az://c/x",
+            "LanceError(IO): Generic MicrosoftAzure error: Configuration error: no storage "
+            "account configured., /home/runner/work/lance/lance/rust/lance-io/src/object_store/"
+            "providers/azure.rs:61:22",
+            "AZURE_STORAGE_ACCOUNT_NAME and AZURE_STORAGE_ACCOUNT_KEY",
+        ),
+    ],
+)
+def test_missing_gcs_and_azure_credentials_name_the_variables(
+    base: str, lance_text: str, variables: str
+) -> None:
+    message = str(storage_error(base, OSError(lance_text)))
+    assert message == f"cannot reach the index at {base}: no credentials found; set {variables}"
+
+
+def test_another_library_message_is_one_line_cut_between_words() -> None:
+    text = "LanceError(IO): " + "something unexpected happened " * 20 + ", /x/lance/src/a.rs:1:2"
+    message = str(storage_error("s3://acme/app", OSError(text)))
+    reason = message.removeprefix("cannot reach the index at s3://acme/app: ")
+    assert len(reason) <= 204 and reason.endswith("happened ...") and ".rs:" not in message

@@ -71,7 +71,7 @@ def object_store_uri(text: str) -> str:
     accepted = ", ".join(f"{s}://BUCKET/PREFIX" for s in OBJECT_SCHEMES)
     if scheme.lower() not in OBJECT_SCHEMES:
         raise ValueError(f"takes a local folder or {accepted}")
-    bucket = rest.strip("/").partition("/")[0]
+    bucket = rest.partition("/")[0]  # `s3:///x` names no bucket (not bucket x)
     if not bucket:
         raise ValueError(f"names no bucket; give {accepted}")
     return f"{scheme.lower()}://{rest.strip('/')}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -209,7 +210,7 @@ def storage_error(base: str, exc: BaseException) -> StorageError:
     where = f" at {endpoint}" if endpoint else ""
     if "NoSuchBucket" in text or "bucket does not exist" in text.lower():
         reason = f"the bucket {bucket!r} does not exist{where}; create it or fix --db"
-    elif "credential" in text.lower():
+    elif _no_credentials(text):
         reason = f"no credentials found; set {CREDENTIALS[scheme]}"
     elif "AccessDenied" in text or "InvalidAccessKeyId" in text or "SignatureDoesNotMatch" in text:
         reason = f"access denied; check {CREDENTIALS[scheme]} and the bucket's permissions"
@@ -222,5 +223,28 @@ def storage_error(base: str, exc: BaseException) -> StorageError:
         variables = " or ".join(ENDPOINT_VARIABLES.get(scheme, ()))
         reason = f"cannot connect to the storage endpoint{where}; check {variables}"
     else:
-        reason = text.splitlines()[0][:200] if text else type(exc).__name__
+        reason = _short(text) if text else type(exc).__name__
     return StorageError(f"cannot reach the index at {base}: {reason}")
+
+
+_NO_CREDENTIALS = (
+    "credential",
+    "token request",  # GCS: no key file, so the metadata server of a cloud machine is asked
+    "no storage account",  # Azure
+    "account name",
+)
+_SOURCE_PLACE = re.compile(r",\s*/\S+\.rs:\d+:\d+\s*$")  # where in Lance's Rust it was raised
+
+
+def _no_credentials(text: str) -> bool:
+    lowered = text.lower()
+    return any(words in lowered for words in _NO_CREDENTIALS)
+
+
+def _short(text: str, limit: int = 200) -> str:
+    """A library's message as one line of at most limit characters, cut between words,
+    without the Rust source place Lance appends."""
+    line = _SOURCE_PLACE.sub("", text.splitlines()[0]).strip()
+    if len(line) <= limit:
+        return line
+    return line[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " ..."
