@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -48,6 +52,28 @@ def test_an_expired_lease_of_a_killed_run_is_taken_over(place: RemoteIndex) -> N
     with index_lock(place.base):
         lease = read_lease(place)
         assert lease is not None and lease.owner != "dead"
+
+
+def test_an_unexpired_lease_of_a_process_gone_from_this_machine_is_taken_over(
+    place: RemoteIndex,
+) -> None:
+    """A run killed with SIGKILL on this machine leaves a lease that would block for up to
+    a minute; its process is gone, so the lease is stale at once."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # its pid no longer runs
+    lease = {"owner": "killed", "host": socket.gethostname(), "pid": gone.pid}
+    place.write_text(LEASE_NAME, json.dumps({**lease, "expires": time.time() + 55}))
+    with index_lock(place.base):
+        taken = read_lease(place)
+        assert taken is not None and taken.owner != "killed"
+    alive = {"owner": "alive", "host": socket.gethostname(), "pid": os.getpid()}
+    place.write_text(LEASE_NAME, json.dumps({**alive, "expires": time.time() + 55}))
+    with pytest.raises(IndexBusyError), index_lock(place.base):
+        pass  # a live process's lease still holds
+    elsewhere = {"owner": "other", "host": "another-machine", "pid": gone.pid}
+    place.write_text(LEASE_NAME, json.dumps({**elsewhere, "expires": time.time() + 55}))
+    with pytest.raises(IndexBusyError), index_lock(place.base):
+        pass  # a pid of another machine says nothing here
 
 
 def test_wait_blocks_until_the_other_writer_releases(place: RemoteIndex) -> None:

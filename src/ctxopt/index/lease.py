@@ -6,7 +6,8 @@ and an expiry time.  A run that finds another owner's unexpired lease stops with
 IndexBusyError (or, with --wait, polls until it ends or expires); otherwise it writes its
 own lease, waits a moment and reads it back, and goes on only if the lease is still its
 own.  A thread renews it every LEASE_SECONDS / 3 while the run writes; the run deletes it
-at the end.  A run that is killed leaves a lease that expires LEASE_SECONDS later.
+at the end.  A run that is killed leaves a lease that expires LEASE_SECONDS later, or at
+once for a run on the same machine (by host name) whose process is gone.
 
 This is overlap detection, not a mutex: two runs starting within the settle time of each
 other on different machines can both pass.  The intended use is one writer per index (a
@@ -120,7 +121,7 @@ def _acquire(
     told = False
     while True:
         current = read_lease(location)
-        if current is None or current.expires <= time.time():
+        if current is None or current.expires <= time.time() or _holder_died_here(current):
             _write_lease(location, owner, seconds)
             time.sleep(settle)
             current = read_lease(location)
@@ -133,6 +134,20 @@ def _acquire(
                 notify(f"waiting for another ctxopt index ({current.holder()}) on {location}")
                 told = True
         time.sleep(POLL_SECONDS)
+
+
+def _holder_died_here(lease: Lease) -> bool:
+    """The lease was taken on this machine by a process that no longer runs (a run killed
+    with SIGKILL): it is not waited for until it expires."""
+    if lease.host != socket.gethostname() or lease.pid <= 0:
+        return False
+    try:
+        os.kill(lease.pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it runs, as another user
+        return False
+    return False
 
 
 def _renew(location: RemoteIndex, owner: str, seconds: float, stop: threading.Event) -> None:
