@@ -104,6 +104,18 @@ def test_env_values_are_parsed_by_type(repo: Path, env: dict[str, str]) -> None:
     assert settings.exclude == ("a/", "b/")
     assert (settings.model, settings.embedder) == ("gpt-4o", "minilm")
     assert settings.db_path == (Path.cwd() / "idx").resolve()
+    assert settings.warnings == ("env: unknown variable CTXOPT_UNRELATED ignored",)
+
+
+def test_an_unknown_variable_is_warned_with_the_closest_known_one(
+    repo: Path, env: dict[str, str]
+) -> None:
+    env |= {"CTXOPT_BUDGETT": "5", "CTXOPT_DEBUG": "1", "CTXOPT_REPOS_DIR": "/tmp/x"}
+    settings = load_settings(repo, env=env)
+    assert settings.warnings == (
+        "env: unknown variable CTXOPT_BUDGETT ignored; did you mean CTXOPT_BUDGET?",
+    )
+    assert settings.budget == Settings(root=repo).budget
 
 
 def test_db_from_repo_file_is_relative_to_root(repo: Path, env: dict[str, str]) -> None:
@@ -279,3 +291,15 @@ def test_tables_on_a_pipe_are_not_cut_to_80_columns() -> None:
 
     assert piped_width({}) == PIPED_WIDTH > 80
     assert piped_width({"COLUMNS": "90"}) is None  # rich reads COLUMNS itself
+
+
+def test_background_values_read_as_something_else_are_warned(
+    repo: Path, env: dict[str, str]
+) -> None:
+    env |= {"CTXOPT_BACKGROUND": "maybe", "CTXOPT_BACKGROUND_IDLE": "abc"}
+    assert load_settings(repo, env=env).warnings == (
+        "env: CTXOPT_BACKGROUND='maybe' is read as on; give 1 or 0 (on/off)",
+        "env: CTXOPT_BACKGROUND_IDLE='abc' is not a number of seconds above 0; 900 is used",
+    )
+    env |= {"CTXOPT_BACKGROUND": "off", "CTXOPT_BACKGROUND_IDLE": "30"}
+    assert load_settings(repo, env=env).warnings == ()

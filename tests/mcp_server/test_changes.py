@@ -79,5 +79,6 @@ def test_without_an_index_tools_name_it_and_refresh_builds_it(tmp_path: Path) ->
 
     missing, built, found = run(conversation)
     assert missing.is_error and "run `ctxopt index` first" in text(missing)
+    assert text(missing).endswith("(or call the refresh tool)")  # what an agent can do
     assert data(built)["added"] == data(built)["files"] > 0
     assert "reserve" in data(found)["results"][0]["name"]

@@ -21,6 +21,8 @@ STORAGE_ENDPOINT = "CTXOPT_STORAGE_ENDPOINT"  # an S3-compatible server, or a GC
 DB_VARIABLE = "CTXOPT_DB"  # read as Settings.db; named here for the background client
 BACKGROUND = "CTXOPT_BACKGROUND"  # 0/off: query and pack never use a background server
 BACKGROUND_IDLE = "CTXOPT_BACKGROUND_IDLE"  # seconds a background server waits for a call
+# the CTXOPT_ variables that are not CTXOPT_<SETTING> (an unknown one is warned about)
+OTHER_VARIABLES = (DEBUG, REPOS_DIR, STORAGE_ENDPOINT, BACKGROUND, BACKGROUND_IDLE)
 
 HUGGING_FACE = {
     "HF_HUB_OFFLINE": "1",  # nothing is downloaded at run time
@@ -69,6 +71,34 @@ def background_wanted(env: Mapping[str, str] | None = None) -> bool:
     if value:
         return value not in OFF_VALUES
     return env.get("CI", "").strip().lower() in ("", *OFF_VALUES)
+
+
+ON_VALUES = ("1", "on", "true", "yes")
+
+
+def odd_background_values(env: Mapping[str, str]) -> list[str]:
+    """Warnings for values of the background variables that are read as something else
+    (the client reads them before anything can be said: settings say it afterwards)."""
+    warnings = []
+    switch = env.get(BACKGROUND, "").strip().lower()
+    if switch and switch not in (*ON_VALUES, *OFF_VALUES):
+        warnings.append(
+            f"env: {BACKGROUND}={env[BACKGROUND]!r} is read as on; give 1 or 0 (on/off)"
+        )
+    idle = env.get(BACKGROUND_IDLE, "").strip()
+    if idle and background_idle_seconds({BACKGROUND_IDLE: idle}) != _number(idle):
+        warnings.append(
+            f"env: {BACKGROUND_IDLE}={idle!r} is not a number of seconds above 0; "
+            f"{DEFAULT_IDLE_SECONDS:g} is used"
+        )
+    return warnings
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def background_idle_seconds(env: Mapping[str, str] | None = None) -> float:

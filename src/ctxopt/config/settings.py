@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ctxopt.config.environment import OTHER_VARIABLES, odd_background_values
 from ctxopt.config.paths import INDEX_DIR, DbLocation, is_object_store, object_store_uri, user_cache
 from ctxopt.config.values import CHECKS, LIST_FIELDS, WEIGHT_NAMES, parse_env
 from ctxopt.errors import UsageError
@@ -173,6 +174,20 @@ def _env_values(env: Mapping[str, str]) -> dict[str, tuple[str, object]]:
     return found
 
 
+def unknown_variables(env: Mapping[str, str]) -> list[str]:
+    """A warning for each CTXOPT_ variable ctxopt does not read (`CTXOPT_BUDGETT=5`), with
+    the closest one it does."""
+    known = sorted({ENV_PREFIX + name.upper() for name in SETTABLE} | set(OTHER_VARIABLES))
+    warnings = []
+    for variable in sorted(env):
+        if variable.startswith(ENV_PREFIX) and variable not in known:
+            bare = [name.removeprefix(ENV_PREFIX) for name in known]
+            close = difflib.get_close_matches(variable.removeprefix(ENV_PREFIX), bare, n=1)
+            hint = f"; did you mean {ENV_PREFIX}{close[0]}?" if close else ""
+            warnings.append(f"env: unknown variable {variable} ignored{hint}")
+    return warnings
+
+
 # --- merging --------------------------------------------------------------------------------
 
 
@@ -258,6 +273,7 @@ def load_settings(
         warnings += unknown
         for name, value in values.items():
             merge.apply(name, value, layer_source)
+    warnings += unknown_variables(env) + odd_background_values(env)
     for name, (env_source, value) in _env_values(env).items():
         merge.apply(name, value, env_source)
     for name, value in (overrides or {}).items():

@@ -19,7 +19,7 @@ from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from ctxopt import __version__
-from ctxopt.errors import CtxoptError
+from ctxopt.errors import CtxoptError, IndexIncompleteError, IndexMissingError
 from ctxopt.mcp_server import answers
 from ctxopt.mcp_server.schema_check import SchemaCheck, closed
 from ctxopt.mcp_server.service import PackCall, QueryCall, RepoService
@@ -44,9 +44,12 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 @contextmanager
 def tool_errors() -> Iterator[None]:
-    """ctxopt's expected errors as tool errors: the message, no traceback."""
+    """ctxopt's expected errors as tool errors: the message, no traceback; a missing or
+    incomplete index also names what an agent can do itself, the refresh tool."""
     try:
         yield
+    except (IndexMissingError, IndexIncompleteError) as exc:
+        raise ToolError(f"{exc} (or call the refresh tool)") from exc
     except CtxoptError as exc:
         raise ToolError(str(exc)) from exc
 
