@@ -217,6 +217,9 @@ def test_emit_prompts_writes_json_lines_and_calls_nothing(tmp_path: Path) -> Non
     for record in records:
         start, end = record["new_chars"]
         assert text[start:end] in record["prompt"] and "{{MEMORY}}" in record["prompt"]
+    as_json = analyze(str(doc), "--window-tokens", "400", "--emit-prompts", "--json")
+    assert as_json.code == 0, as_json.err
+    assert as_json.json() == records  # one JSON value: the same records as a list
 
 
 def rolling(tmp_path: Path, *extra: str, mode: str = "", name: str = "run") -> tuple[Run, Path]:

@@ -90,6 +90,15 @@ def test_a_hanging_command_is_killed_at_the_timeout(
     assert "--timeout" in call.detail
 
 
+def test_a_command_that_echoes_its_prompt_is_not_an_answer() -> None:
+    """`--llm cat`: the prompt's own example JSON would parse as an empty answer."""
+    prompt = 'Answer with JSON like {"insights": [], "entities": []} and nothing else.'
+    result = call_json(["cat"], prompt, lambda value: value, timeout=30)
+    assert not result.ok
+    assert [a.outcome for a in result.attempts] == [Outcome.NOT_JSON, Outcome.NOT_JSON]
+    assert "repeats the prompt word for word" in result.detail
+
+
 def test_a_missing_command_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="not found"):
         command_argv("no-such-llm-command -m x")

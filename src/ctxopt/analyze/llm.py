@@ -129,6 +129,13 @@ def call_json(argv: list[str], prompt: str, parse: Callable[[Any], T], *, timeou
     current = prompt
     for _ in range(2):
         outcome, answer, detail = run_once(argv, current, timeout)
+        if outcome is Outcome.OK and answer.strip() == current.strip():
+            # the command echoed its prompt (`--llm cat`): the example JSON in the prompt
+            # would parse as an answer that says nothing
+            outcome, detail = (
+                Outcome.NOT_JSON,
+                "the answer repeats the prompt word for word: an echo, not a model",
+            )
         if outcome is Outcome.OK:
             try:
                 value = parse(extract_json(answer))

@@ -165,8 +165,12 @@ def analyze_doc(
         _emit(terminal, json.dumps(summary, indent=2) if as_json else plan_text(summary), target)
         return
     if emit_prompts:
-        lines = [json.dumps(record, ensure_ascii=False) for record in window_prompts(prepared)]
-        _emit(terminal, "\n".join(lines), target)
+        records = window_prompts(prepared)
+        if as_json:  # one JSON value, as every --json gives
+            _emit(terminal, json.dumps(records, indent=2, ensure_ascii=False), target)
+        else:  # JSON lines, one window a line
+            lines = [json.dumps(record, ensure_ascii=False) for record in records]
+            _emit(terminal, "\n".join(lines), target)
         return
     if llm is None:
         from ctxopt.cli.analyze_render import run_digest
