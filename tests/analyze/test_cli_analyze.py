@@ -312,6 +312,21 @@ def test_resume_runs_again_a_failed_synthesis_and_the_windows_from_one_that_fell
     assert healed.out == whole.out
 
 
+def test_a_second_run_into_a_folder_in_use_is_refused_before_any_call(tmp_path: Path) -> None:
+    from ctxopt.analyze.runfolder import run_lock
+
+    with run_lock(tmp_path / "busy"):
+        second, log = rolling(tmp_path, name="busy")
+    assert_one_line_error(second)
+    assert second.code == 2
+    assert f"another analyze-doc run is using {tmp_path / 'busy'} (pid {os.getpid()})" in (
+        second.err
+    )
+    assert calls(log) == []  # nothing was paid for
+    after, _ = rolling(tmp_path, name="busy")  # released: the folder serves the next run
+    assert after.code == 0, after.err
+
+
 def varied(path: Path, paragraphs: int = 120) -> Path:
     """A document of varied sentences (not one template), made from a fixed seed."""
     import random

@@ -35,6 +35,7 @@ from ctxopt.analyze.runfolder import (
     open_run,
     read_json,
     run_key,
+    run_lock,
     window_file,
     write_atomic,
 )
@@ -118,8 +119,19 @@ def run_folder(text: str, layout: Layout, options: RunOptions) -> Path:
 def rolling_run(
     text: str, layout: Layout, options: RunOptions, notify: Callable[[Event], None]
 ) -> RunResult:
-    key = run_key_for(text, layout, options)
     folder = run_folder(text, layout, options)
+    with run_lock(folder):  # one run at a time in a folder
+        return _run_in(folder, text, layout, options, notify)
+
+
+def _run_in(
+    folder: Path,
+    text: str,
+    layout: Layout,
+    options: RunOptions,
+    notify: Callable[[Event], None],
+) -> RunResult:
+    key = run_key_for(text, layout, options)
     header = {"chars": len(text), "windows": len(layout.windows)}
     stored = open_run(folder, key, resume=options.resume, restart=options.restart, header=header)
     done = _until_a_fallback([WindowResult.from_dict(r) for r in stored[: len(layout.windows)]])

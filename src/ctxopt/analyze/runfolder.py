@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +56,40 @@ def read_json(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
+
+
+@contextlib.contextmanager
+def run_lock(folder: Path) -> Iterator[None]:
+    """Hold the run folder for one run: a second run into it (a second terminal, a --resume
+    of a run that still goes on) would pay for every call again, and both would write the
+    same window files."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"the run folder {folder} is a file, not a folder (see --run-dir)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot use the run folder {folder}: {exc.strerror or exc} (see --run-dir)"
+        ) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            who = f" (pid {holder})" if holder.isdigit() else ""
+            raise UsageError(
+                f"another analyze-doc run is using {folder}{who}; wait for it to end or "
+                "give another --run-dir"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
+LOCK_FILE = "run.lock"
 
 
 def open_run(
