@@ -184,6 +184,23 @@ def test_windows_end_on_sections_paragraphs_and_sentences() -> None:
     assert at[text.index(" Intro two")] is Cut.SENTENCE
 
 
+def test_chinese_and_japanese_sentences_end_at_their_stops_without_a_space() -> None:
+    from ctxopt.analyze.sentences import split_sentences
+
+    text = "# 标题\n\n" + "".join(f"这是第{i}个句子，讨论付款期限。" for i in range(3)) + "次の文です！"
+    assert [s.text for s in split_sentences(text)] == [
+        "# 标题",
+        "这是第0个句子，讨论付款期限。",
+        "这是第1个句子，讨论付款期限。",
+        "这是第2个句子，讨论付款期限。",
+        "次の文です！",
+    ]
+    starts = token_starts(text)
+    cuts = cut_qualities(text, starts)
+    at = {int(starts[i]): Cut(int(c)) for i, c in enumerate(cuts) if c}
+    assert at.get(text.index("这是第1")) is Cut.SENTENCE  # a window may end there
+
+
 def test_the_estimate_uses_3_5_or_3_0_characters_a_token() -> None:
     assert estimate_tokens("a" * 350) == 100
     assert estimate_tokens("数" * 300) == 100

@@ -16,7 +16,7 @@ LATIN_CHARS_PER_TOKEN = 3.5
 NON_LATIN_CHARS_PER_TOKEN = 3.0
 _SECTION = re.compile(r"^(?:#{1,6}[ \t]|\f)", re.MULTILINE)
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
-_SENTENCE = re.compile(r"[.!?。！？][\"'”’)\]]*(?=\s)")
+_SENTENCE = re.compile(r"[.!?][\"'”’)\]]*(?=\s)|[。！？][\"'”’」』)\]]*")  # CJK: no space needed
 _NON_LATIN = re.compile(r"[^\x00-\u024f\u1e00-\u1eff\s]")
 _SPACE = re.compile(r"\s")
 

@@ -7,8 +7,11 @@ from dataclasses import dataclass
 
 MAX_SENTENCE_CHARS = 600
 MIN_SENTENCE_CHARS = 20
+# a Latin stop ends a sentence before a space; a CJK stop ends it even without one (Chinese
+# and Japanese run sentences together: 这是第一句。这是第二句。)
 _BREAK = re.compile(
-    r"(?<=[.!?。！？])[\"'”’)\]]*\s+|\n[ \t]*\n+|\n(?=#{1,6}[ \t])|(?<=\n)(?=[-*•]\s)"
+    r"(?<=[.!?])[\"'”’)\]]*\s+|(?<=[。！？])[\"'”’」』)\]]*\s*"
+    r"|\n[ \t]*\n+|\n(?=#{1,6}[ \t])|(?<=\n)(?=[-*•]\s)"
 )
 
 
