@@ -187,7 +187,8 @@ def test_windows_end_on_sections_paragraphs_and_sentences() -> None:
 def test_chinese_and_japanese_sentences_end_at_their_stops_without_a_space() -> None:
     from ctxopt.analyze.sentences import split_sentences
 
-    text = "# 标题\n\n" + "".join(f"这是第{i}个句子，讨论付款期限。" for i in range(3)) + "次の文です！"
+    chinese = "".join(f"这是第{i}个句子，讨论付款期限。" for i in range(3))
+    text = f"# 标题\n\n{chinese}次の文です！"
     assert [s.text for s in split_sentences(text)] == [
         "# 标题",
         "这是第0个句子，讨论付款期限。",

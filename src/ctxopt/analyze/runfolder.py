@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -13,6 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from ctxopt.errors import UsageError
+
+try:
+    import fcntl
+except ImportError:  # Windows: runs into one folder are not kept apart there
+    fcntl = None  # type: ignore[assignment]
 
 RUN_FILE = "run.json"
 FINAL_FILE = "final.json"
@@ -73,6 +77,9 @@ def run_lock(folder: Path) -> Iterator[None]:
             f"cannot use the run folder {folder}: {exc.strerror or exc} (see --run-dir)"
         ) from None
     try:
+        if fcntl is None:
+            yield
+            return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -98,15 +105,8 @@ def open_run(
     """Prepare folder for the run; with resume, the stored window records 1..k in order.
 
     An unfinished run of the same document is never thrown away unasked: without
-    --resume or --restart it stops with a message naming both."""
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"the run folder {folder} is a file, not a folder (see --run-dir)")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(
-            f"cannot use the run folder {folder}: {exc.strerror or exc} (see --run-dir)"
-        ) from None
+    --resume or --restart it stops with a message naming both.  The folder exists and is
+    held (run_lock)."""
     stored = read_json(folder / RUN_FILE)
     unfinished = (
         stored is not None

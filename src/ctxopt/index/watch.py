@@ -2,8 +2,9 @@
 
 Changes are gathered into batches: a batch ends once no new path has changed for QUIET_MS, or
 after MAX_BATCH_MS (watchfiles gathers a set of changed paths: one file saved again and again
-adds nothing to it, so its saves make a batch every QUIET_MS and an index run each).  Each batch runs one incremental index run (the same
-plan, lock and commit marker as `ctxopt index`), so the walk's own rules decide what counts:
+adds nothing to it, so its saves make a batch every QUIET_MS and an index run each).  Each
+batch runs one incremental index run (the same plan, lock and commit marker as `ctxopt
+index`), so the walk's own rules decide what counts:
 a batch that touches only ignored or skipped files changes nothing and writes nothing.
 
 Before any of that, events under `.git/`, any `.ctxopt/` index folder, the index folder given
