@@ -190,12 +190,8 @@ def _kept_scope_note(terminal: Terminal, settings: Settings, scope: Settings) ->
 
 def _globs_in_force(scope: Settings) -> str:
     """`--include A; --exclude B` for the globs a run used, "" for none."""
-    parts = [f"--{name} {' '.join(getattr(scope, name))}" for name in ("include", "exclude")]
-    return "; ".join(
-        part
-        for part, name in zip(parts, ("include", "exclude"), strict=True)
-        if getattr(scope, name)
-    )
+    globs = {"include": scope.include, "exclude": scope.exclude}
+    return "; ".join(f"--{name} {' '.join(value)}" for name, value in globs.items() if value)
 
 
 def _scope_value(value: object) -> str:
