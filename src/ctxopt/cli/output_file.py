@@ -24,18 +24,20 @@ def check_output_target(target: Path) -> None:
     parent cannot be made (the folders are made now, as writing would make them)."""
     if target.is_dir():
         raise UsageError(f"-o {target} is a folder; give a file name")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        folder = exc.filename or target.parent
-        raise CtxoptError(
-            f"cannot create the folder {folder} for -o {target}: {_reason(exc)}"
-        ) from None
+    _make_parent(target)
 
 
 def write_output(target: Path, text: str) -> None:
     """Write text to target (UTF-8), creating missing parent folders; a target that cannot
     be written is one CtxoptError naming it and the reason."""
+    _make_parent(target)
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CtxoptError(f"cannot write -o {target}: {_reason(exc)}") from None
+
+
+def _make_parent(target: Path) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -43,10 +45,6 @@ def write_output(target: Path, text: str) -> None:
         raise CtxoptError(
             f"cannot create the folder {folder} for -o {target}: {_reason(exc)}"
         ) from None
-    try:
-        target.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CtxoptError(f"cannot write -o {target}: {_reason(exc)}") from None
 
 
 def _reason(exc: OSError) -> str:
