@@ -52,6 +52,25 @@ def test_markdown_for_github(indexed_repo: Path, cli: CliRunner) -> None:
     assert len(rows) == 1 and rows[0].count(" | ") == 7 and "gpt-5" in rows[0]
 
 
+def test_top_limits_the_folder_tables_in_every_format_and_0_drops_them(
+    indexed_repo: Path, cli: CliRunner
+) -> None:
+    def folder_rows(markdown: str) -> list[str]:
+        after = markdown.split("**Folders**", 1)[1].split("**Largest files**", 1)[0]
+        return [line for line in after.splitlines() if line.startswith("| ") and "---" not in line]
+
+    one = cli("stats", "--path", str(indexed_repo), "--markdown", "--top", "1")
+    assert one.code == 0, one.err
+    assert len(folder_rows(one.out)) == 1 + 1  # the header and one folder
+    none = cli("stats", "--path", str(indexed_repo), "--markdown", "--top", "0")
+    assert none.code == 0, none.err
+    assert "**Folders**" not in none.out and "**Largest files**" not in none.out
+    table = cli("stats", "--path", str(indexed_repo), "--top", "0")
+    assert (
+        table.code == 0 and "folders (depth" not in table.out and "largest files" not in table.out
+    )
+
+
 def test_json_report(indexed_repo: Path, cli: CliRunner, tmp_path: Path) -> None:
     saved = tmp_path / "report.json"
     result = cli(
