@@ -14,7 +14,7 @@ from ctxopt.config.settings import load_settings
 from ctxopt.index.build import build_index
 from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
-from ctxopt.index.watch import ChangeFilter, WatchBatch, watch_index
+from ctxopt.index.watch import ChangeFilter, WatchBatch, settle, watch_index
 from helpers import HashEmbedder, commit_all, init_repo, write_files
 
 TIMEOUT = 120.0
@@ -88,3 +88,44 @@ def test_each_change_is_one_batch_and_index_writes_are_none(
     assert set(IndexReader(repo / ".ctxopt").file_records()) == {".gitignore", "src/b.py"}
     # had the index's writes (.ctxopt/) or the commit (.git/) made a batch, it would have
     # come before the one for noise.log or been part of it
+
+
+class _Clock:
+    """A clock that moves only when the code under test sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_batch_waits_while_its_file_is_still_being_written(tmp_path: Path) -> None:
+    """A file saved again and again is no new path to watchfiles, which would end a batch
+    every quiet period; settle waits until the file is still (or the batch's limit)."""
+    target = tmp_path / "log.py"
+    target.write_text("x = 0\n")
+    clock = _Clock()
+    sleeps: list[float] = []
+
+    def writes_three_more_times(seconds: float) -> None:
+        sleeps.append(seconds)
+        clock.now += seconds
+        if len(sleeps) <= 3:
+            target.write_text("x = 0\n" + "y = 1\n" * len(sleeps))  # a new size each time
+
+    settle([target], 0.3, 2.0, clock=clock, sleep=writes_three_more_times)
+    assert sleeps == [0.3] * 4  # three changed looks, then one still one
+
+    endless = []
+
+    def never_still(seconds: float) -> None:
+        endless.append(seconds)
+        clock.now += seconds
+        target.write_text("z = 2\n" * (len(endless) + 10))
+
+    clock.now = 0.0
+    settle([target], 0.3, 2.0, clock=clock, sleep=never_still)
+    assert len(endless) == 7  # 2.0 s of changes at most: 0.3 s looks until the limit
+    deleted = tmp_path / "gone.py"
+    settle([deleted], 0.3, 2.0, clock=_Clock(), sleep=lambda s: None)  # a missing file is still

@@ -1,9 +1,9 @@
 """`ctxopt index --watch`: keep an index current as files change (watchfiles).
 
-Changes are gathered into batches: a batch ends once no new path has changed for QUIET_MS, or
-after MAX_BATCH_MS (watchfiles gathers a set of changed paths: one file saved again and again
-adds nothing to it, so its saves make a batch every QUIET_MS and an index run each).  Each
-batch runs one incremental index run (the same plan, lock and commit marker as `ctxopt
+Changes are gathered into batches: a batch ends once no file of it has changed for QUIET_MS,
+or after MAX_BATCH_MS (watchfiles ends a batch when no new path changed; `settle` then waits
+while the batch's files keep changing, since a file saved again and again is no new path).
+Each batch runs one incremental index run (the same plan, lock and commit marker as `ctxopt
 index`), so the walk's own rules decide what counts:
 a batch that touches only ignored or skipped files changes nothing and writes nothing.
 
@@ -14,7 +14,8 @@ and git's never start a batch: one change makes one run, not a loop.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -109,8 +110,43 @@ def watch_index(
         if live and not batch:
             continue
         paths = sorted({rel for _kind, path in batch if (rel := changes.relative(path))})
+        if live:  # a file still being written is indexed once it is still
+            settle([settings.root / rel for rel in paths], quiet_ms / 1000, max_batch_ms / 1000)
         yield WatchBatch(tuple(paths), _update(settings, embedder), first=not live)
         live = True
+
+
+def settle(
+    paths: Sequence[Path],
+    quiet_s: float,
+    max_s: float,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> None:
+    """Wait while the batch's files keep changing: until none has changed for quiet_s, or max_s
+    went by.  watchfiles gathers a set of changed paths, so a file saved again and again adds
+    nothing to it and would end a batch every quiet_s: an index run each."""
+    started = clock()
+    last = _stamps(paths)
+    while clock() - started < max_s:
+        sleep(quiet_s)
+        now = _stamps(paths)
+        if now == last:
+            return
+        last = now
+
+
+def _stamps(paths: Sequence[Path]) -> tuple[tuple[int, int] | None, ...]:
+    out: list[tuple[int, int] | None] = []
+    for path in paths:
+        try:
+            info = path.stat()
+        except OSError:  # deleted, or not a file any more
+            out.append(None)
+            continue
+        out.append((info.st_mtime_ns, info.st_size))
+    return tuple(out)
 
 
 def _update(settings: Settings, embedder: Embedder | None) -> IndexStats:
