@@ -99,6 +99,22 @@ def test_a_command_that_echoes_its_prompt_is_not_an_answer() -> None:
     assert "repeats the prompt word for word" in result.detail
 
 
+def test_an_answer_is_taken_when_a_process_the_command_left_holds_its_output(
+    tmp_path: Path,
+) -> None:
+    """The command prints its answer and exits, but something it started keeps stdout open:
+    the answer is complete (before, the call waited for --timeout and was retried)."""
+    script = tmp_path / "leaves_a_child.py"
+    script.write_text(
+        "import json, subprocess, sys\n"
+        "print(json.dumps({'answer': 42}), flush=True)\n"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+    )
+    result = call_json([sys.executable, str(script)], "say 42", lambda v: v["answer"], timeout=8)
+    assert result.ok and result.value == 42
+    assert [a.outcome for a in result.attempts] == [Outcome.OK]
+
+
 def test_a_missing_command_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="not found"):
         command_argv("no-such-llm-command -m x")

@@ -13,6 +13,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -82,7 +83,7 @@ def run_once(argv: list[str], prompt: str, timeout: float) -> tuple[Outcome, str
         start_new_session=True,
     )
     try:
-        out, err = process.communicate(prompt.encode("utf-8"), timeout=timeout)
+        out, err = _answer(process, prompt.encode("utf-8"), timeout)
     except subprocess.TimeoutExpired:
         _kill_group(process)
         process.communicate()
@@ -95,6 +96,33 @@ def run_once(argv: list[str], prompt: str, timeout: float) -> tuple[Outcome, str
         message = " ".join(err.decode("utf-8", errors="replace").split())[:MAX_SHOWN_ERROR]
         return Outcome.EXIT, answer, f"exit code {process.returncode}: {message}".rstrip(": ")
     return Outcome.OK, answer, ""
+
+
+def _answer(process: subprocess.Popen[bytes], data: bytes, timeout: float) -> tuple[bytes, bytes]:
+    """The command's stdout and stderr: read until both close, or, once the command itself
+    has ended, PIPE_GRACE seconds more (a process it left behind may hold them open: its
+    answer is complete, and waiting for --timeout would throw it away).  TimeoutExpired
+    when the command runs past timeout."""
+    deadline = time.monotonic() + timeout
+    ended: float | None = None
+    sent = False
+    while True:
+        try:
+            return process.communicate(None if sent else data, timeout=POLL_SECONDS)
+        except subprocess.TimeoutExpired:
+            sent = True
+            now = time.monotonic()
+            if process.poll() is not None:
+                ended = ended if ended is not None else now
+                if now - ended >= PIPE_GRACE:
+                    _kill_group(process)  # what it left behind; the answer is read
+                    return process.communicate()
+            if now >= deadline:
+                raise
+
+
+POLL_SECONDS = 0.2
+PIPE_GRACE = 1.0  # after the command ended, how long its pipes may stay open
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
