@@ -281,3 +281,25 @@ def test_the_diff_a_pack_shows_is_redacted(repo: Repo) -> None:
     finally:
         target.write_text(original, encoding="utf-8")
         repo.cli("index", "--quiet")
+
+
+def test_a_staged_env_file_and_a_shell_export_never_reach_the_diff(repo: Repo) -> None:
+    """A .env line and `export NAME=value` in a diff: the `+` in front kept the line-anchored
+    .env rule from matching, and a secrets file's own diff went out whole."""
+    password = "hunter2" + rand(14)
+    env_file = repo.root / ".env.production"
+    script = repo.root / "deploy/release.sh"
+    env_file.write_text(f"DB_PASSWORD={password}\nAPI_TOKEN=t{rand(20)}\n", encoding="utf-8")
+    script.write_text(f"#!/bin/sh\nexport DB_PASSWORD={password}\n", encoding="utf-8")
+    try:
+        subprocess.run(["git", "add", "-f", str(env_file), str(script)], cwd=repo.root, check=True)
+        result = repo.cli("pack", "review the release change", "--staged", *WIDE)
+        assert result.code == 0, result.err
+        assert "```diff" in result.out and password not in result.out
+        assert "[the change to .env.production is not shown: a secrets file]" in result.out
+        assert "+export DB_PASSWORD=[REDACTED:keyword-password]" in result.out
+    finally:
+        subprocess.run(["git", "reset", "-q", "--", str(env_file), str(script)], cwd=repo.root)
+        env_file.unlink()
+        script.unlink()
+        repo.cli("index", "--quiet")

@@ -29,8 +29,8 @@ from ctxopt.pack.work_tree import WorkTree, left_out
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.confidence import retrieval_confidence
 from ctxopt.retrieve.search import QueryOptions
-from ctxopt.secrets import redact_text
 from ctxopt.secrets.chunks import redacted_hits, shown_secrets
+from ctxopt.secrets.redact import redact_diff
 from ctxopt.types import (
     HELD_BACK_BY_THE_CAP,
     Choice,
@@ -378,7 +378,7 @@ def _rest_of_files(
 
 
 def _task_text(options: PackOptions, *, redact: bool) -> str:
-    preface = redact_text(options.preface) if redact else options.preface  # the diff
+    preface = redact_diff(options.preface) if redact else options.preface  # the diff
     return f"{preface.rstrip()}\n\n{options.task}" if preface else options.task
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from ctxopt.secrets.findings import SecretFinding, merged
@@ -33,3 +34,15 @@ def redact_text(text: str) -> str:
     from ctxopt.secrets.detect import find_secrets
 
     return redact(text, find_secrets(text))
+
+
+_DIFF_MARK = re.compile(r"^[+-]", re.M)
+
+
+def redact_diff(diff: str) -> str:
+    """redact_text for a unified diff: each line is read as the code it holds, without the
+    `+` or `-` in front (`+export DB_PASSWORD=x` is `export DB_PASSWORD=x`, a line-anchored
+    .env assignment); the offsets stay the same, so the marks are kept in the output."""
+    from ctxopt.secrets.detect import find_secrets
+
+    return redact(diff, find_secrets(_DIFF_MARK.sub(" ", diff)))
