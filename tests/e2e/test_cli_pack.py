@@ -84,6 +84,10 @@ def test_output_dash_is_stdout_and_an_empty_output_is_refused(
     no_model = cli("pack", TASK, "--path", str(indexed_repo), "--model", "", cwd=tmp_path)
     assert_one_line_error(no_model)
     assert no_model.code == 2 and "--model is empty" in no_model.err
+    for flag in ("--diff-ref", "--path"):  # `--diff-ref "$BASE"` with BASE unset
+        unset = cli("pack", TASK, "--path", str(indexed_repo), flag, "", cwd=tmp_path)
+        assert_one_line_error(unset)
+        assert unset.code == 2 and f"{flag} is empty" in unset.err
     missing = cli("pack", TASK, "--path", str(indexed_repo), "-o")
     assert_one_line_error(missing)
     assert "(see `ctxopt pack --help`)" in missing.err
@@ -129,6 +133,8 @@ def test_a_task_of_dash_is_read_from_standard_input(indexed_repo: Path, cli: Cli
     ranked = cli("query", "-", "--path", str(indexed_repo), "--json", stdin=report)
     assert ranked.code == 0, ranked.err
     assert "save_inventory" in ranked.out
+    marked = cli("pack", "-", "--path", str(indexed_repo), "--json", stdin="\ufeff" + report)
+    assert marked.code == 0 and "\ufeff" not in marked.json()["prompt"]
     empty = cli("pack", "-", "--path", str(indexed_repo), stdin="  \n")
     assert_one_line_error(empty)
     assert empty.code == 2 and "the task is empty" in empty.err

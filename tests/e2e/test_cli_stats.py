@@ -206,6 +206,8 @@ def test_bad_flags_exit_2(indexed_repo: Path, cli: CliRunner) -> None:
         (("--fail-under", "-1", "-t", TASK), "--fail-under must be a percentage from 0 to 100"),
         (("--max-repo-tokens", "-1"), "--max-repo-tokens must be 0 or more"),
         (("--compression-sample", "-1"), "--compression-sample must be 0 or more"),
+        (("--baseline", "b.json", "--max-growth", "nan"), "--max-growth must be 0 or more"),
+        (("-t", TASK, "--model", ""), "--model is empty"),
     ],
 )
 def test_numbers_out_of_range_exit_2(
@@ -226,3 +228,16 @@ def test_a_tasks_file_budget_too_small_names_the_task_and_its_budget(
     assert result.code == 3
     assert "task 2 (tiny budget here)" in result.err
     assert "the budget of 50 " in result.err
+
+
+def test_a_tasks_file_with_a_byte_order_mark_or_in_utf16_is_read(
+    indexed_repo: Path, cli: CliRunner, tmp_path: Path
+) -> None:
+    marked = tmp_path / "marked.txt"
+    marked.write_bytes(b"\xef\xbb\xbf" + TASK.encode() + b"\n")
+    wide = tmp_path / "wide.txt"
+    wide.write_text(TASK + "\n", encoding="utf-16")  # what PowerShell's `>` writes
+    for tasks in (marked, wide):
+        result = cli("stats", "--path", str(indexed_repo), "--tasks-file", str(tasks), "--json")
+        assert result.code == 0, result.err
+        assert [t["task"] for t in result.json()["tasks"]] == [TASK]

@@ -3,6 +3,7 @@ since a baseline and the CI gates; and its JSON form, which a later run reads ba
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
@@ -86,7 +87,7 @@ def _validate(request: StatsRequest) -> None:
         )
     if limits.max_repo_tokens is not None and limits.max_repo_tokens < 0:
         raise UsageError(f"--max-repo-tokens must be 0 or more, got {limits.max_repo_tokens}")
-    if limits.max_growth is not None and limits.max_growth < 0:
+    if limits.max_growth is not None and not 0 <= limits.max_growth < math.inf:
         raise UsageError(f"--max-growth must be 0 or more (percent), got {limits.max_growth:g}")
 
 

@@ -11,7 +11,7 @@ from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
 from ctxopt.cli.output_file import output_target, write_output
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
-from ctxopt.cli.settings import settings_from_flags
+from ctxopt.cli.settings import refuse_empty, settings_from_flags
 from ctxopt.cli.task_text import HELP as TASK_HELP
 from ctxopt.cli.task_text import task_text
 from ctxopt.wording import plural
@@ -153,6 +153,7 @@ def pack(
 
     task = task_text(task)
     target = output_target(output)
+    refuse_empty({"diff_ref": diff_ref})  # `--diff-ref "$BASE"` with BASE unset
     terminal = Terminal(quiet=quiet)
     clipboard = find_clipboard() if copy else None  # before any work: a headless machine says so
     settings = settings_from_flags(

@@ -29,7 +29,7 @@ def settings_from_flags(
     stderr, and with announce_root a repository found above the current folder is named
     there.
     """
-    _refuse_empty(flags)
+    refuse_empty({"path": path, "ref": ref, **flags})
     notify = terminal.info if terminal is not None else None
     repository = open_repository(path, ref, notify=notify)
     found = find_root(repository.folder)
@@ -51,7 +51,7 @@ def settings_from_flags(
     return settings
 
 
-def _refuse_empty(flags: dict[str, object]) -> None:
+def refuse_empty(flags: dict[str, object]) -> None:
     """A flag given an empty text (`--model ""`, often an unset shell variable) is a usage
     error, not the flag left out."""
     for name, value in flags.items():

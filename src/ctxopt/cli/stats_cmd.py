@@ -9,7 +9,7 @@ import typer
 
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
-from ctxopt.cli.settings import settings_from_flags
+from ctxopt.cli.settings import refuse_empty, settings_from_flags
 
 GATE_EXIT = 1  # a gate failed (README: exit codes)
 
@@ -128,6 +128,7 @@ def stats(
     from ctxopt.errors import UsageError
     from ctxopt.pack.gates import GateLimits
 
+    refuse_empty({"model": model})
     if as_json and markdown:
         raise UsageError("--json and --markdown exclude each other; pick one")
     if max_growth is not None and baseline is None:

@@ -33,4 +33,4 @@ def task_text(argument: str) -> str:
     if stream is None or stream.closed:
         raise UsageError("the task is `-` but there is no standard input to read it from")
     data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode()
-    return data.decode("utf-8", errors="replace")
+    return data.decode("utf-8-sig", errors="replace")  # a byte order mark is not the task's

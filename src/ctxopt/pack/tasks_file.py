@@ -12,6 +12,7 @@ Every problem is a UsageError naming the file (and the entry) in one line.
 
 from __future__ import annotations
 
+import codecs
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,11 +36,15 @@ class SavingsTask:
 def read_tasks_file(path: Path, models: dict[str, ModelInfo]) -> tuple[SavingsTask, ...]:
     """The tasks in path, with model names resolved against the model table."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _text_of(path.read_bytes())
     except FileNotFoundError as exc:
         raise UsageError(f"tasks file {path} does not exist") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read tasks file {path}: {exc}") from exc
+    except IsADirectoryError as exc:
+        raise UsageError(f"tasks file {path} is a folder; give a file") from exc
+    except OSError as exc:
+        raise UsageError(f"cannot read tasks file {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"tasks file {path} is not UTF-8 text: {exc.reason}") from exc
     suffix = path.suffix.lower()
     if suffix in YAML_SUFFIXES or suffix == ".json":
         entries = _structured_entries(path, text, suffix)
@@ -53,6 +58,14 @@ def read_tasks_file(path: Path, models: dict[str, ModelInfo]) -> tuple[SavingsTa
     if not tasks:
         raise UsageError(f"tasks file {path} holds no task")
     return check_tasks(tasks, models, source=str(path))
+
+
+def _text_of(data: bytes) -> str:
+    """UTF-8 with or without a byte order mark, or UTF-16 with one (what PowerShell's `>`
+    writes); the mark is not part of the first task."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16")
+    return data.decode("utf-8-sig")
 
 
 def check_tasks(
