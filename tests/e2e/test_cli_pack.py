@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from clitools import CliRunner, assert_one_line_error
+from clitools import CliRunner, Run, assert_one_line_error
 from ctxopt import tokens
-from helpers import commit_all, init_repo, sample_repo, write_files
+from helpers import commit_all, git, init_repo, sample_repo, write_files
 
 pytestmark = pytest.mark.slow
 TASK = "fix save_inventory when the file is missing"
@@ -187,7 +187,36 @@ def test_diff_packs_the_change(indexed_repo: Path, cli: CliRunner) -> None:
         storage.write_text(original)
     clean = cli("pack", "review", "--path", str(indexed_repo), "--staged")
     assert_one_line_error(clean)
-    assert "empty" in clean.err
+    assert "the diff is empty: nothing staged" in clean.err
+
+
+def test_a_change_without_new_lines_and_new_untracked_files_are_changes(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    """A deletion, a rename and a file git does not track yet were `nothing changed`."""
+    repo = sample_repo(tmp_path)
+    assert cli("index", str(repo), "--quiet").code == 0
+
+    def review(*flags: str) -> Run:
+        return cli("pack", "review this change", "--path", str(repo), "--budget", "4000", *flags)
+
+    git(repo, "rm", "-q", "inventory/models.py")
+    deleted = review("--diff")
+    assert deleted.code == 0, deleted.err
+    assert "deleted file mode" in deleted.out and "diff --git a/inventory/models.py" in deleted.out
+    git(repo, "reset", "-q", "--hard")
+    git(repo, "mv", "inventory/storage.py", "inventory/store.py")
+    renamed = review("--staged")
+    assert renamed.code == 0, renamed.err
+    assert "rename to inventory/store.py" in renamed.out
+    git(repo, "reset", "-q", "--hard")
+    write_files(repo, {"inventory/audit.py": "def audit_shelf_levels(shelf):\n    return 0\n"})
+    new = cli("pack", "review my uncommitted work", "--path", str(repo), "--diff", "--json")
+    assert new.code == 0, new.err
+    data = new.json()
+    assert "+def audit_shelf_levels(shelf):" in data["prompt"]
+    assert data["chunks"][0]["file"] == "inventory/audit.py"
+    assert data["chunks"][0]["why_code"] == "changed"
 
 
 def test_diff_alone_leaves_the_task_to_the_positional_argument(

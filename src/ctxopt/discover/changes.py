@@ -58,15 +58,41 @@ class Change:
 
 
 def read_change(root: Path, request: ChangeRequest) -> Change:
-    """The change as git sees it; a UsageError when git fails or nothing changed."""
+    """The change as git sees it: a file deleted, renamed, made executable or binary is a
+    change too (with no new lines to point at), and so, against the work tree, is a new file
+    git does not track yet.  A UsageError when git fails or nothing changed."""
     check_diff_ref(request.ref)
-    ranges = changed_ranges(_diff(root, [*request.args(), "-U0", "--", "."]))
-    if not ranges:
+    bare = _diff(root, [*request.args(), "-U0", "--", "."])
+    full = _diff(root, [*request.args(), "-U3", "--", "."])
+    if not request.staged:  # the work tree: its new files count (`git diff` leaves them out)
+        for new_file in _untracked_diffs(root):
+            bare += new_file
+            full += new_file
+    if not full.strip():
+        what = "nothing staged" if request.staged else "nothing changed"
         against = f" against {request.ref}" if request.ref else ""
-        raise UsageError(f"the diff is empty: nothing changed{against}")
-    text = _diff(root, [*request.args(), "-U3", "--", "."]).decode("utf-8", "replace")
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return Change(request, ranges, text)
+        raise UsageError(f"the diff is empty: {what}{against}")
+    text = full.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+    return Change(request, changed_ranges(bare), text)
+
+
+MAX_UNTRACKED = 100  # new files shown in a work tree's change, at most
+_NEW_FILE = ("--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "-U3")
+
+
+def _untracked_diffs(root: Path) -> list[bytes]:
+    """The diff of each file git does not track and does not ignore, as a new file."""
+    try:
+        listed = run_git(root, "ls-files", "--others", "--exclude-standard", "-z", "--", ".")
+    except OSError as exc:
+        raise UsageError(f"git is not available: {exc.strerror}") from exc
+    paths = [os.fsdecode(p) for p in listed.stdout.split(b"\0") if p][:MAX_UNTRACKED]
+    out = []
+    for path in paths:
+        done = run_git(root, "diff", "--no-index", *_NEW_FILE, "--", os.devnull, path)
+        if done.returncode == 1:  # --no-index: 1 means the two differ
+            out.append(done.stdout)
+    return out
 
 
 def check_diff_ref(ref: str | None) -> None:
