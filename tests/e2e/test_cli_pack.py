@@ -338,3 +338,29 @@ def test_a_diff_ref_git_would_read_as_an_option_is_refused(
         assert_one_line_error(result)
         assert result.code == 2 and "is not a commit, branch or tag" in result.err
     assert not target.exists()
+
+
+def test_a_change_s_code_goes_in_before_its_tests_config_docs_and_changelog(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    """The chunks a change touches went in by path: on a large change `.github/` and
+    `CHANGES.md` took the budget before any code."""
+    repo = sample_repo(tmp_path)
+    write_files(repo, {"CHANGES.md": "# Changes\n\n## 1.0\n\n- First release.\n"})
+    commit_all(repo, "changelog")
+    assert cli("index", str(repo), "--quiet").code == 0
+    for path, line in {
+        "CHANGES.md": "- Inventory saves are atomic.\n",
+        "docs/design.md": "\nSaves write a temporary file first.\n",
+        "config/settings.yaml": "atomic_saves: true\n",
+        "tests/test_storage.py": "\n\ndef test_atomic_save():\n    assert True\n",
+        "inventory/storage.py": "\n\ndef atomic_save(path):\n    return path\n",
+    }.items():
+        target = repo / path
+        target.write_text(target.read_text() + line)
+    result = cli("pack", "review this change", "--path", str(repo), "--diff", "--json")
+    assert result.code == 0, result.err
+    touched = [c["file"] for c in result.json()["chunks"] if c["why_code"] == "changed"]
+    order = ["inventory/storage.py", "tests/test_storage.py", "config/settings.yaml"]
+    order += ["docs/design.md", "CHANGES.md"]
+    assert list(dict.fromkeys(touched)) == order
