@@ -303,3 +303,14 @@ def test_background_values_read_as_something_else_are_warned(
     )
     env |= {"CTXOPT_BACKGROUND": "off", "CTXOPT_BACKGROUND_IDLE": "30"}
     assert load_settings(repo, env=env).warnings == ()
+
+
+def test_an_unknown_weight_in_the_environment_is_warned_as_in_a_file(
+    repo: Path, env: dict[str, str]
+) -> None:
+    env["CTXOPT_WEIGHTS"] = "lexicl=0.2,recency=0.05"
+    settings = load_settings(repo, env=env)
+    assert settings.warnings == (
+        "CTXOPT_WEIGHTS: unknown key 'weights.lexicl' ignored; did you mean 'lexical'?",
+    )
+    assert dict(settings.weights)["recency"] == 0.05

@@ -72,7 +72,7 @@ def test_top_limits_the_folder_tables_in_every_format_and_0_drops_them(
 
 
 def test_json_report(indexed_repo: Path, cli: CliRunner, tmp_path: Path) -> None:
-    saved = tmp_path / "report.json"
+    saved = tmp_path / "reports" / "main" / "report.json"  # missing folders are made
     result = cli(
         "stats", "--path", str(indexed_repo), "-t", TASK, "--json", "--budget", "1200",
         "--json-file", str(saved),

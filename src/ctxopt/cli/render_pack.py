@@ -109,7 +109,7 @@ def stop_words(result: PackResult) -> str:
             "(raise it with --max-chunks-per-file)"
         )
     return room + (
-        f"the candidates ran out (all {result.candidates:,} chunks the ranking passed on, "
+        f"the candidates ran out (all {plural(result.candidates, 'chunk')} the ranking passed on, "
         f"its best {CANDIDATES} and the rest of the files it is about, are in or set aside)"
     )
 

@@ -20,6 +20,7 @@ def write_json_file(target: Path, value: object) -> None:
     from ctxopt.errors import UsageError
 
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)  # as -o makes its folders
         target.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write --json-file {target}: {exc.strerror or exc}") from exc

@@ -275,6 +275,13 @@ def load_settings(
             merge.apply(name, value, layer_source)
     warnings += unknown_variables(env) + odd_background_values(env)
     for name, (env_source, value) in _env_values(env).items():
+        if name == "weights" and isinstance(value, Mapping):
+            where = env_source.partition(":")[2]
+            warnings += [
+                unknown_key(where, f"weights.{key}", WEIGHT_NAMES, key)
+                for key in value
+                if key not in WEIGHT_NAMES
+            ]
         merge.apply(name, value, env_source)
     for name, value in (overrides or {}).items():
         if name not in SETTABLE:
