@@ -18,7 +18,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.index.tuned import read_tuned
 from ctxopt.retrieve.search import QueryOptions, search
 from ctxopt.retrieve.tuned import ranking_view
-from helpers import HashEmbedder
+from helpers import HashEmbedder, commit_all, init_repo, write_files
 
 
 def _indexed(repo: Path) -> None:
@@ -113,3 +113,14 @@ def test_reset_removes_the_tuned_weights_and_the_defaults_rank_again(tmp_path: P
     assert _hot_share(repo) < tuned_share  # queries rank with the defaults again
     again = run_cli("tune", "--path", str(repo), "--reset", "--json")
     assert again.code == 0 and again.json() == {"removed": False}
+    both = run_cli("tune", "--path", str(repo), "--reset", "--commits", "50")
+    assert both.code == 2 and "give --reset or --commits, not both" in both.err
+
+
+def test_a_history_that_only_adds_files_is_too_few_commits(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "one")
+    write_files(repo, {"app.py": "def start():\n    return 1\n"})
+    commit_all(repo, "the first commit")
+    _indexed(repo)
+    done = run_cli("tune", "--path", str(repo))
+    assert done.code == 2 and "too few commits to tune on" in done.err, done.err

@@ -60,7 +60,11 @@ def tune(
     _, reader = refresh_index(settings, refresh=True, notify=notify)
     history = [c for c in recent_commits(settings.root, head, commits) if c.sha not in exclude]
     if not history:
-        raise UsageError(f"no git history to tune on at {settings.root}")
+        raise UsageError(
+            f"too few commits to tune on at {settings.root}: none of the last {commits} "
+            f"modifies a file (need {MIN_EXAMPLES} that modify indexed source files); the "
+            "default weights stay in force"
+        )
     outcome = fit_history(settings, reader, history, head=head, notify=notify)
     outcome = replace(outcome, seconds=round(time.perf_counter() - started, 2))
     if store:

@@ -10,6 +10,7 @@ from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption
 from ctxopt.cli.settings import settings_from_flags
 from ctxopt.config.settings import Settings
+from ctxopt.errors import UsageError
 from ctxopt.tune import DEFAULT_COMMITS
 
 
@@ -18,14 +19,14 @@ def tune(
     path: PathOption = None,
     db: DbOption = None,
     commits: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--commits",
             "-n",
             metavar="N",
-            help="Read this many recent commits.",
+            help=f"Read this many recent commits (default {DEFAULT_COMMITS}).",
         ),
-    ] = DEFAULT_COMMITS,
+    ] = None,
     reset: Annotated[
         bool,
         typer.Option(
@@ -46,9 +47,13 @@ def tune(
     terminal = Terminal(quiet=quiet)
     settings = settings_from_flags(path, terminal=terminal, announce_root=True, db=db)
     if reset:
+        if commits is not None:
+            raise UsageError("--reset reads no commits; give --reset or --commits, not both")
         _reset(terminal, settings, json_output=json_output)
         return
-    outcome = run_tune(settings, commits=commits, notify=terminal.info)
+    outcome = run_tune(
+        settings, commits=DEFAULT_COMMITS if commits is None else commits, notify=terminal.info
+    )
     overridden = sorted(dict(settings.weights))
     if json_output:
         terminal.json(tune_json(outcome, overridden))
