@@ -8,6 +8,7 @@ changed file is found.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -77,6 +78,7 @@ def read_change(root: Path, request: ChangeRequest) -> Change:
 
 
 MAX_UNTRACKED = 100  # new files shown in a work tree's change, at most
+MAX_UNTRACKED_BYTES = 1_048_576  # ... each up to the walk's default size limit
 _NEW_FILE = ("--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "-U3")
 
 
@@ -89,6 +91,9 @@ def _untracked_diffs(root: Path) -> list[bytes]:
     paths = [os.fsdecode(p) for p in listed.stdout.split(b"\0") if p][:MAX_UNTRACKED]
     out = []
     for path in paths:
+        with contextlib.suppress(OSError):
+            if (root / path).stat().st_size > MAX_UNTRACKED_BYTES:
+                continue  # a log or a build output: the walk leaves it out too (too_large)
         done = run_git(root, "diff", "--no-index", *_NEW_FILE, "--", os.devnull, path)
         if done.returncode == 1:  # --no-index: 1 means the two differ
             out.append(done.stdout)
