@@ -27,6 +27,22 @@ def many_files(root: Path, count: int = 200) -> Path:
     return repo
 
 
+def indexed_many(tmp_path: Path, cli: CliRunner) -> Path:
+    repo = many_files(tmp_path, 5)
+    assert cli("index", str(repo), "--quiet").code == 0
+    return repo
+
+
+def spoil(target: Path, damage: str, *, keep: int) -> None:
+    """Remove target (a `missing_...` damage: a file or a folder) or cut it to keep bytes."""
+    if not damage.startswith("missing"):
+        os.truncate(target, keep)
+    elif target.is_dir():
+        shutil.rmtree(target)
+    else:
+        target.unlink()
+
+
 def test_ctrl_c_exits_130_with_the_index_state(tmp_path: Path, cli: CliRunner) -> None:
     repo = many_files(tmp_path, 3000)  # about 1.5 s of work after the lock: Ctrl-C lands in it
     run = subprocess.Popen(
@@ -92,14 +108,10 @@ def test_a_second_run_is_refused_or_waits(tmp_path: Path, cli: CliRunner) -> Non
 def test_a_damaged_index_names_full_which_repairs_it(
     tmp_path: Path, cli: CliRunner, damage: str
 ) -> None:
-    repo = many_files(tmp_path, 5)
-    assert cli("index", str(repo), "--quiet").code == 0
+    repo = indexed_many(tmp_path, cli)
     db = repo / ".ctxopt"
-    if damage == "missing_table":
-        shutil.rmtree(db / "chunks.lance")
-    else:
-        data = next((db / "files.lance" / "data").iterdir())
-        os.truncate(data, 10)
+    table, data = db / "chunks.lance", next((db / "files.lance" / "data").iterdir())
+    spoil(table if damage == "missing_table" else data, damage, keep=10)
     for command in (["query", "step"], ["pack", "step"], ["stats"]):
         result = cli(*command, "--path", str(repo))
         assert_one_line_error(result)
@@ -114,14 +126,9 @@ def test_a_damaged_index_names_full_which_repairs_it(
 def test_a_damaged_full_text_index_is_named_and_a_plain_index_rebuilds_it(
     tmp_path: Path, cli: CliRunner, damage: str
 ) -> None:
-    repo = many_files(tmp_path, 5)
-    assert cli("index", str(repo), "--quiet").code == 0
+    repo = indexed_many(tmp_path, cli)
     (segment,) = (repo / ".ctxopt" / "chunks.lance" / "_indices").iterdir()
-    victim = max(segment.iterdir(), key=lambda f: f.stat().st_size)
-    if damage == "missing_index_file":
-        victim.unlink()
-    else:
-        os.truncate(victim, 50)
+    spoil(max(segment.iterdir(), key=lambda f: f.stat().st_size), damage, keep=50)
     for command in (["query", "step"], ["pack", "step"]):
         result = cli(*command, "--path", str(repo))
         assert_one_line_error(result)

@@ -6,7 +6,6 @@ Several inputs are read as one document with a header per file.  Bad input is a
 
 from __future__ import annotations
 
-import codecs
 import io
 import logging
 import re
@@ -16,6 +15,7 @@ from enum import Enum
 from pathlib import Path
 from typing import BinaryIO
 
+from ctxopt.chunking.decode import byte_order_mark
 from ctxopt.errors import CtxoptError, UsageError
 
 STDIN = "-"
@@ -110,17 +110,10 @@ def _read_bytes(source: str, stdin: BinaryIO | None) -> bytes:
         raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from exc
 
 
-_BOMS = (  # the longer first: UTF-32's little-endian mark starts with UTF-16's
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
-
-
-def _wide_encoding(data: bytes) -> str | None:
-    """UTF-16 or UTF-32 by its byte order mark (text with NUL bytes between letters)."""
-    return next((encoding for bom, encoding in _BOMS if data.startswith(bom)), None)
+def _wide_encoding(data: bytes) -> tuple[bytes, str] | None:
+    """The mark and encoding of UTF-16 or UTF-32 text (NUL bytes between its letters)."""
+    marked = byte_order_mark(data)
+    return marked if marked is not None and marked[1] != "utf-8" else None
 
 
 def _refuse_binary(name: str, kind: Kind, head: bytes) -> None:
@@ -160,7 +153,8 @@ def _to_text(name: str, kind: Kind, data: bytes) -> str:
 def _decode(name: str, data: bytes) -> str:
     wide = _wide_encoding(data)
     if wide is not None:
-        return data.decode(wide, errors="replace")  # the codec reads and drops the mark
+        bom, encoding = wide
+        return data[len(bom) :].decode(encoding, errors="replace")
     if _binary(data[:_SNIFF]):
         raise DocumentError(f"{name} looks binary, not text (give .txt, .md, .pdf or .html)")
     try:

@@ -42,11 +42,17 @@ class Decoded:
     fallback_bytes: int = 0  # bytes that were not valid UTF-8 (FALLBACK only)
 
 
+def byte_order_mark(data: bytes) -> tuple[bytes, str] | None:
+    """The byte order mark data starts with and the encoding it names, or None."""
+    return next(((bom, encoding) for bom, encoding in _BOMS if data.startswith(bom)), None)
+
+
 def decode_bytes(data: bytes, name: str = "") -> Decoded:
     """Decode a file's bytes; name (its path) says whether a coding line counts."""
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            return _strict_or_replace(data[len(bom) :], encoding, Source.BOM)
+    marked = byte_order_mark(data)
+    if marked is not None:
+        bom, encoding = marked
+        return _strict_or_replace(data[len(bom) :], encoding, Source.BOM)
     declared = declared_encoding(data) if name.lower().endswith(_DECLARING) else None
     if declared:
         return _strict_or_replace(data, declared, Source.DECLARED)

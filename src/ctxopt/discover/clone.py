@@ -54,11 +54,7 @@ def checkout_remote(remote: RemoteRepo, ref: str | None, *, cache: Path) -> Chec
     check out ref."""
     if ref is not None:
         check_ref(ref)
-    place = cache / remote.key
-    try:
-        place.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RemoteError(f"cannot create the clone cache {place}: {exc.strerror}") from None
+    place = _place(remote, cache)
     folder = place / remote.name
     with _lock(place / ".lock"):
         if _is_clone(folder):
@@ -73,25 +69,23 @@ def clone_in_use(
     """Keep the clone of remote for one command, from its checkout to its last read: another
     command on the same URL (with another --ref, say) waits, rather than check out another
     commit under it.  A command that must wait says so."""
+
+    def waiting() -> None:
+        if notify:
+            notify(f"waiting for another ctxopt command on {remote.shown} to finish")
+
+    with _lock(_place(remote, cache) / IN_USE, on_wait=waiting):
+        yield
+
+
+def _place(remote: RemoteRepo, cache: Path) -> Path:
+    """The folder of remote's clone and its locks, made when missing."""
     place = cache / remote.key
     try:
         place.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise RemoteError(f"cannot create the clone cache {place}: {exc.strerror}") from None
-    if fcntl is None:
-        yield
-        return
-    fd = os.open(place / IN_USE, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if notify:
-                notify(f"waiting for another ctxopt command on {remote.shown} to finish")
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing it lets the lock go
+    return place
 
 
 IN_USE = ".in-use.lock"
@@ -196,14 +190,20 @@ def _git(folder: Path, *args: str) -> tuple[int, str]:
 
 
 @contextlib.contextmanager
-def _lock(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on path for the block (the kernel drops it if the process dies)."""
+def _lock(path: Path, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold an exclusive lock on path for the block (the kernel drops it if the process dies);
+    on_wait is called once when another process holds it and this one waits."""
     if fcntl is None:
         yield
         return
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(fd)
+        os.close(fd)  # closing it lets the lock go

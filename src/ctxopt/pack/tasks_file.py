@@ -12,12 +12,12 @@ Every problem is a UsageError naming the file (and the entry) in one line.
 
 from __future__ import annotations
 
-import codecs
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ctxopt.chunking.decode import byte_order_mark
 from ctxopt.errors import UsageError
 from ctxopt.pack.models import find_model
 from ctxopt.types import ModelInfo
@@ -61,11 +61,13 @@ def read_tasks_file(path: Path, models: dict[str, ModelInfo]) -> tuple[SavingsTa
 
 
 def _text_of(data: bytes) -> str:
-    """UTF-8 with or without a byte order mark, or UTF-16 with one (what PowerShell's `>`
+    """UTF-8, or the encoding a byte order mark names (UTF-16 is what PowerShell's `>`
     writes); the mark is not part of the first task."""
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return data.decode("utf-16")
-    return data.decode("utf-8-sig")
+    marked = byte_order_mark(data)
+    if marked is None:
+        return data.decode("utf-8")
+    bom, encoding = marked
+    return data[len(bom) :].decode(encoding)
 
 
 def check_tasks(
