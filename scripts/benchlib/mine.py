@@ -169,7 +169,8 @@ def gold_files(repo: Path, parent: str, sha: str, changes: list[Change]) -> tupl
     hunks = [h for h in parse_unified_zero(out) if h.old_path in modified]
 
     def old_lines(path: str) -> list[str]:
-        return git(repo, "cat-file", "-p", f"{parent}:{path}").splitlines()
+        text = git(repo, "cat-file", "-p", f"{parent}:{path}")
+        return [line.removesuffix("\r") for line in text.split("\n")]  # git's numbering
 
     result = [_gold_lines(h, old_lines) for h in hunks]
     return tuple(sorted((g for g in result if g.lines), key=lambda g: g.path))

@@ -20,7 +20,8 @@ def shown_runs(path: Path, start: int, end: int, content: str) -> list[tuple[int
     if len(content.split("\n")) == end - start + 1:
         return [(start, end)]
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+        text = path.read_bytes().decode("utf-8", errors="replace")  # lines end at \n only
+        lines = [line.removesuffix("\r") for line in text.split("\n")]
     except OSError:
         return []
     return verbatim_runs(lines, start, end, content)

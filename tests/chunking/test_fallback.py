@@ -7,6 +7,7 @@ import time
 import pytest
 
 from ctxopt.chunking import chunk_file, parse, read_source  # parse: the submodule
+from ctxopt.chunking.numbering import split_lines
 from ctxopt.types import ChunkKind
 
 PY = "import os\n\n\ndef f(x):\n    return os.path.join(x, 'a')\n" * 3
@@ -87,10 +88,11 @@ def test_read_source_counts_undecodable_bytes_and_strips_bom(tmp_path):
 def test_odd_line_breaks_keep_text_exact():
     text = "import a\n\x0c\ndef f():\n    return 1\r\ndef g():\n    return '\u2028'\n"
     chunks = chunk_file("m.py", text, "python").chunks
-    lines = text.splitlines()
+    lines = text.replace("\r\n", "\n").split("\n")  # only \n (or \r\n) ends a line
     for c in chunks:
         assert c.text == "\n".join(lines[c.start_line - 1 : c.end_line])
     assert by_kind_names(chunks) >= {"f", "g"}
+    assert {("f", 3), ("g", 5)} <= {(c.name, c.start_line) for c in chunks}
 
 
 def by_kind_names(chunks) -> set[str]:
@@ -101,7 +103,7 @@ def by_kind_names(chunks) -> set[str]:
 def test_never_raises_on_binary_junk(language: str):
     junk = "".join(chr(c) for c in range(1, 2000)) * 3
     result = chunk_file("junk", junk, language)
-    lines = junk.splitlines()
+    lines = split_lines(junk)
     for c in result.chunks:
         assert c.text == "\n".join(lines[c.start_line - 1 : c.end_line]) or c.summary
 

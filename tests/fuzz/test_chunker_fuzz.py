@@ -9,12 +9,13 @@ from hypothesis import strategies as st
 from ctxopt import tokens
 from ctxopt.chunking import chunk_file
 from ctxopt.chunking.decode import decode_bytes
+from ctxopt.chunking.numbering import split_lines
 from ctxopt.types import ChunkedFile
 from fuzzsource import EXTENSIONS, LANGUAGES, fuzz_settings, sources
 
 
 def assert_valid_chunks(path: str, text: str, chunked: ChunkedFile) -> None:
-    lines = text.splitlines()  # how the index numbers a file's lines (chunking.source_lines)
+    lines = split_lines(text)  # how the index numbers a file's lines (chunking.source_lines)
     ids = [c.id for c in chunked.chunks]
     assert len(ids) == len(set(ids)), "chunk ids repeat"
     for chunk in chunked.chunks:

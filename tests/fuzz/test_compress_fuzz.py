@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from ctxopt import tokens
 from ctxopt.chunking import chunk_file
+from ctxopt.chunking.numbering import split_lines
 from ctxopt.pack.compress import LEVELS, compress, signature_stub
 from ctxopt.types import Chunk, ChunkKind
 from fuzzsource import EXTENSIONS, LANGUAGES, fuzz_settings, sources
@@ -48,7 +49,7 @@ def test_compressing_chunks_of_mutated_source(source: tuple[str, str]) -> None:
 def test_compressing_any_slice_at_any_line(source: tuple[str, str], start: int) -> None:
     """A fragment that starts or ends mid-construct, as excerpts and split chunks do."""
     language, text = source
-    rows = text.splitlines()
+    rows = split_lines(text)
     middle = len(rows) // 3
     fragment = "\n".join(rows[middle : middle * 2 + 1])
     chunk = Chunk(
@@ -61,7 +62,7 @@ def test_compressing_any_slice_at_any_line(source: tuple[str, str], start: int) 
         signature="",
         docstring="",
         start_line=start,
-        end_line=start + max(0, len(fragment.splitlines()) - 1),
+        end_line=start + max(0, len(split_lines(fragment)) - 1),
         text=fragment,
         tokens=tokens.count(fragment),
         content_hash="",

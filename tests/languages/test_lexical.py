@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from ctxopt.chunking.nodes import row_mapper
 from ctxopt.chunking.symbols import code_facts
 from ctxopt.languages.lexical import LexStyle, blank_literals
 
@@ -54,10 +53,3 @@ def test_references_are_whole_identifiers_and_branches_count_operators() -> None
     # not `beta` after `$`, not `abc` after a digit, not the one-letter `n`, not its own name
     assert references == ("_k", "alpha", "delta", "eta", "field", "gamma", "obj", "theta", "zeta")
     assert complexity == 1 + 1 + 3 + 1  # `if`; && || ??; the spaced ternary `?`, not `?.`
-
-
-def test_rows_map_to_lines_past_lone_carriage_returns() -> None:
-    assert row_mapper("a\r\nb\nc")(2) == 3  # only \n and \r\n: rows are lines
-    mapped = row_mapper("a\rb\nc")  # `\r` alone is a line break for splitlines
-    assert mapped(1) == 3
-    assert row_mapper("a\u2028b\nc")(1) == 3

@@ -140,6 +140,6 @@ def test_work_tree_lines_are_numbered_as_the_index_numbers_them(tmp_path: Path) 
 
     target = tmp_path / "a.py"
     target.write_bytes(b"\xef\xbb\xbfx = 1\n\x0cy = 2\r\nz = 3\n")
-    assert source_lines(target) == ["x = 1", "", "y = 2", "z = 3"]  # BOM off, form feed splits
+    assert source_lines(target) == ["x = 1", "\x0cy = 2", "z = 3"]  # BOM off, \f no break
     assert source_lines(target, max_bytes=5) is None
     assert source_lines(tmp_path / "missing.py") is None

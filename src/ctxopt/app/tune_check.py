@@ -133,7 +133,7 @@ def _shown(result: PackResult, wanted: frozenset[Line]) -> set[Line]:
         if choice.fidelity not in SHOWN:
             continue
         chunk = choice.hit.chunk
-        lines = chunk.text.splitlines()[
+        lines = chunk.text.split("\n")[
             choice.start_line - chunk.start_line : choice.end_line - chunk.start_line + 1
         ]
         found |= {(chunk.path, line.strip()) for line in lines} & wanted

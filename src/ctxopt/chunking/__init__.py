@@ -16,6 +16,7 @@ from ctxopt.chunking.decode import decode_bytes
 from ctxopt.chunking.draft import Draft
 from ctxopt.chunking.lines import is_prose, window_drafts
 from ctxopt.chunking.markup import config_drafts, markdown_drafts
+from ctxopt.chunking.numbering import split_lines
 from ctxopt.chunking.parse import ParseFailure, error_bytes
 from ctxopt.chunking.parse import parse as parse_source
 from ctxopt.chunking.repair import stand_in
@@ -25,7 +26,7 @@ from ctxopt.types import ChunkedFile, ChunkKind
 
 __all__ = ["CHUNKER_VERSION", "chunk_file", "read_source"]
 
-CHUNKER_VERSION = 26  # bump whenever chunk output changes
+CHUNKER_VERSION = 27  # bump whenever chunk output changes
 
 
 def read_source(abs_path: str) -> tuple[str, int]:
@@ -45,7 +46,7 @@ def source_lines(
     try:
         if max_bytes is not None and os.stat(abs_path).st_size > max_bytes:
             return None
-        return read_source(os.fspath(abs_path))[0].splitlines()
+        return split_lines(read_source(os.fspath(abs_path))[0])
     except OSError:
         return None
 
@@ -54,7 +55,7 @@ def chunk_file(path: str, text: str, language: str, *, timeout_s: float = 5.0) -
     """Chunks of one file; on any parser trouble, line-window chunks and a fallback_reason."""
     if not text.strip():
         return ChunkedFile(chunks=())
-    lines = text.splitlines()
+    lines = split_lines(text)
     imports: tuple[str, ...] = ()
     reason = ""
     try:
@@ -94,15 +95,15 @@ def _drafts(path: str, language: str, text: str, lines: list[str], timeout_s: fl
             raise
         better = _better_tree(record, language, source, timeout_s, better_than=None)
         if better is not None:  # names and text come from the original: same offsets, lines
-            return code_drafts(path, record, text, lines, better, source)
+            return code_drafts(path, record, lines, better, source)
         retry = by_name(record.retry_as) if record.retry_as else None
         if retry is None:
             raise
         tree = parse_source(retry.name, source, timeout_s)
-        return code_drafts(path, retry, text, lines, tree, source)
+        return code_drafts(path, retry, lines, tree, source)
     if tree.root_node.has_error:  # broken stretches: a stand-in or second grammar may read them
         tree = _better_tree(record, language, source, timeout_s, better_than=tree) or tree
-    return code_drafts(path, record, text, lines, tree, source)
+    return code_drafts(path, record, lines, tree, source)
 
 
 def _better_tree(

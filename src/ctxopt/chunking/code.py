@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from posixpath import basename, splitext
 
@@ -13,7 +12,7 @@ from ctxopt import tokens
 from ctxopt.chunking.classify import Decl, body, classify_at, decl_body
 from ctxopt.chunking.draft import Draft
 from ctxopt.chunking.lines import split_range, trim
-from ctxopt.chunking.nodes import end_row, row_mapper, signature, signature_end_row, text_of
+from ctxopt.chunking.nodes import end_row, line_of, signature, signature_end_row, text_of
 from ctxopt.chunking.symbols import clean_comment, clean_docstring, constant_names
 from ctxopt.languages import Language, Syntax
 from ctxopt.languages.naming import (
@@ -38,17 +37,17 @@ class _Walk:
     spec: Syntax
     source: bytes
     lines: list[str]
-    line_of: Callable[[int], int]
     test_file: bool
     drafts: list[Draft] = field(default_factory=list)
 
 
 def code_drafts(
-    path: str, language: Language, text: str, lines: list[str], tree: Tree, source: bytes
+    path: str, language: Language, lines: list[str], tree: Tree, source: bytes
 ) -> list[Draft]:
     """Drafts for every declaration of a parsed code file plus module chunks for the rest.
 
-    source is text encoded as UTF-8 (what the tree was parsed from).
+    source is the file's text encoded as UTF-8 (what the tree was parsed from); lines are its
+    lines (chunking/numbering.py).
     """
     walk = _Walk(
         path=path,
@@ -56,7 +55,6 @@ def code_drafts(
         spec=_syntax(language),
         source=source,
         lines=lines,
-        line_of=row_mapper(text),
         test_file=is_test_path(path),
     )
     _walk_items(walk, tree.root_node.named_children, prefix="", floor=0)
@@ -82,7 +80,7 @@ def _flatten(spec: Syntax, nodes: list[Node]) -> list[Node]:
 
 
 def _span(walk: _Walk, node: Node) -> tuple[int, int]:
-    return walk.line_of(node.start_point[0]), walk.line_of(end_row(node))
+    return line_of(node.start_point[0]), line_of(end_row(node))
 
 
 def _walk_items(walk: _Walk, nodes: list[Node], prefix: str, floor: int) -> None:
@@ -206,7 +204,7 @@ def _test_kind(walk: _Walk, kind: ChunkKind, name: str, head: str) -> ChunkKind:
 
 def _head(walk: _Walk, start: int, node: Node) -> str:
     """The lines from a chunk's start through its declaration's first line."""
-    return "\n".join(walk.lines[start - 1 : walk.line_of(node.start_point[0])])
+    return "\n".join(walk.lines[start - 1 : line_of(node.start_point[0])])
 
 
 def _qualify(prefix: str, parent_q: str, name: str) -> str:
@@ -270,7 +268,7 @@ def _emit_class(
     qualified = _qualify(prefix, parent_q, decl.name)
     kind = _test_kind(walk, ChunkKind(decl.kind), decl.name, "")
     class_body = body(walk.spec, decl)
-    header_end = walk.line_of(signature_end_row(walk.source, decl.node, class_body))
+    header_end = line_of(signature_end_row(walk.source, decl.node, class_body))
     members = _members(walk, class_body, header_end)
     sig = signature(walk.source, decl.node, class_body)
     doc = _docstring(walk, decl.node, comments)
@@ -331,7 +329,7 @@ def _summary_lines(
         start, end = member.span
         last = max(last, end)
         if member.decl is not None:
-            sig_end = walk.line_of(
+            sig_end = line_of(
                 signature_end_row(walk.source, member.decl.node, body(walk.spec, member.decl))
             )
             keep.update(range(start, sig_end + 1))

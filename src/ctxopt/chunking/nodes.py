@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Callable
 
 from tree_sitter import Node
 
 from ctxopt.languages.nodes import BODY_KINDS, NAME_KINDS
 
-_LINE_BREAKS = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-# \r not before \n, or another break (a character set first: the engine skips the rest fast)
-_ODD_BREAK = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029](?:(?<!\r)|(?!\n))")
 _GENERICS = re.compile(r"<.*>|\[.*\]")
 _LEADING_ATTRS = re.compile(r"^(?:(?:@[\w.]+(?:\([^)]*\))?|#?\[[^\]]*\])\s*)+")
 _WS = re.compile(r"\s+")
@@ -20,21 +15,10 @@ _COMMENT_LINE = re.compile(r"^\s*(?:#(?![\[!])|//|/\*|\*)")
 MAX_SIGNATURE = 300
 
 
-def row_mapper(text: str) -> Callable[[int], int]:
-    """A function from a tree-sitter row (0-based, split on \\n) to a 1-based splitlines() line.
-
-    They agree unless the text holds line breaks other than \\n and \\r\\n (\\r, \\f...).
-    """
-    if not _ODD_BREAK.search(text):
-        return lambda row: row + 1
-    breaks = [m.end() for m in _LINE_BREAKS.finditer(text)]
-    row_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def mapped(row: int) -> int:
-        offset = row_starts[min(row, len(row_starts) - 1)]
-        return bisect_right(breaks, offset) + 1
-
-    return mapped
+def line_of(row: int) -> int:
+    """The 1-based line number of a tree-sitter row (0-based; rows end at \\n, as lines do:
+    see chunking/numbering.py)."""
+    return row + 1
 
 
 def end_row(node: Node) -> int:

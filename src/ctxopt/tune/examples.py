@@ -132,4 +132,4 @@ def _example(
 
 
 def _holds_any(text: str, added: frozenset[str]) -> bool:
-    return bool(added) and any(line.strip() in added for line in text.splitlines())
+    return bool(added) and any(line.strip() in added for line in text.split("\n"))
