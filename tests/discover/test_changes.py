@@ -50,6 +50,30 @@ def test_staged_and_ref_changes(tmp_path: Path) -> None:
         read_change(repo, ChangeRequest(ref="no-such-ref"))
 
 
+def test_a_range_ending_at_head_is_a_change_between_commits(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    commit_all(repo, "second")
+    git(repo, "branch", "base", "HEAD~1")
+    write_files(repo, {"notes.py": "draft = 1\n"})  # untracked: not part of a commit range
+    for ref in ("base..HEAD", "base...HEAD", "base...", "HEAD~1..HEAD"):
+        change = read_change(repo, ChangeRequest(ref=ref))
+        assert set(change.ranges) == set(NAMES), ref
+    assert "notes.py" in read_change(repo, ChangeRequest(ref="base")).ranges  # the work tree
+
+
+def test_a_range_that_does_not_end_at_the_checkout_is_refused(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    commit_all(repo, "second")
+    (repo / "plain.py").write_text("a = 1\nb = 200\nc = 3\n", encoding="utf-8")
+    commit_all(repo, "third")
+    with pytest.raises(UsageError, match="HEAD~1 is not the commit checked out"):
+        read_change(repo, ChangeRequest(ref="HEAD~2..HEAD~1"))
+    with pytest.raises(UsageError, match="'nope' is not a commit"):
+        read_change(repo, ChangeRequest(ref="HEAD..nope"))
+    with pytest.raises(UsageError, match="--staged takes a commit"):
+        read_change(repo, ChangeRequest(ref="HEAD~1..HEAD", staged=True))
+
+
 def test_a_deleted_file_has_no_ranges_and_an_added_one_all_lines(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
     (repo / "plain.py").unlink()

@@ -63,9 +63,12 @@ def read_change(root: Path, request: ChangeRequest) -> Change:
     change too (with no new lines to point at), and so, against the work tree, is a new file
     git does not track yet.  A UsageError when git fails or nothing changed."""
     check_diff_ref(request.ref)
+    commits = commit_range(request.ref)
+    if commits is not None:
+        _check_range(root, request, commits)
     bare = _diff(root, [*request.args(), "-U0", "--", "."])
     full = _diff(root, [*request.args(), "-U3", "--", "."])
-    if not request.staged:  # the work tree: its new files count (`git diff` leaves them out)
+    if not request.staged and commits is None:  # the work tree: its new files count too
         for new_file in _untracked_diffs(root):
             bare += new_file
             full += new_file
@@ -108,6 +111,40 @@ def check_diff_ref(ref: str | None) -> None:
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def commit_range(ref: str | None) -> tuple[str, str] | None:
+    """The two ends of a `--diff-ref A..B` or `A...B` (an end left out is HEAD, as git reads
+    it); None for a single revision."""
+    if ref is None or ".." not in ref:
+        return None
+    left, _, right = ref.partition("...") if "..." in ref else ref.partition("..")
+    return left or "HEAD", right or "HEAD"
+
+
+def _check_range(root: Path, request: ChangeRequest, commits: tuple[str, str]) -> None:
+    """A range's new side must be the commit checked out: the pack shows the work tree's code,
+    and the diff's line numbers are laid on it."""
+    if request.staged:
+        raise UsageError(f"--staged takes a commit, not the range {request.ref!r}")
+    new_side, head = _commit_of(root, commits[1]), _commit_of(root, "HEAD")
+    if new_side != head:
+        raise UsageError(
+            f"--diff-ref {request.ref}: {commits[1]} is not the commit checked out, and a pack "
+            f"shows the checked-out code; check out {commits[1]} first"
+        )
+
+
+def _commit_of(root: Path, revision: str) -> str:
+    try:
+        done = run_git(
+            root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}"
+        )
+    except OSError as exc:
+        raise UsageError(f"git is not available: {exc.strerror}") from exc
+    if done.returncode != 0:
+        raise UsageError(f"--diff-ref: {revision!r} is not a commit, branch or tag here")
+    return done.stdout.decode().strip()
 
 
 def _diff(root: Path, args: list[str]) -> bytes:
