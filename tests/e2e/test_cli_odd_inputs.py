@@ -136,6 +136,36 @@ def test_a_file_name_with_a_line_break_stays_on_one_line(tmp_path: Path, cli: Cl
     assert odd in sources  # a parser gets the exact name back
 
 
+def test_a_name_that_is_not_utf8_is_skipped_and_counted(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "latin")
+    write_files(repo, {"ok.py": "def alpha_helper():\n    return 1\n"})
+    (repo / os.fsdecode(b"caf\xe9.py")).write_text("def beta_helper():\n    return 2\n")
+    (repo / os.fsdecode(b"d\xe9j\xe0")).mkdir()
+    (repo / os.fsdecode(b"d\xe9j\xe0") / "inner.py").write_text("def gamma_helper():\n    pass\n")
+    commit_all(repo)
+    indexed = cli("index", str(repo), "--json")
+    assert indexed.code == 0, indexed.err
+    assert indexed.json()["skipped"] == {"name_not_utf8": 2}  # type: ignore[index]
+    assert hits(cli("query", "alpha helper", "--path", str(repo), "--json"))[0]["file"] == "ok.py"
+    pack = cli("pack", "alpha helper", "--path", str(repo))
+    assert pack.code == 0 and "def alpha_helper():" in pack.out, pack.err
+
+
+def test_a_repository_folder_whose_name_is_not_utf8(tmp_path: Path, cli: CliRunner) -> None:
+    repo = tmp_path / os.fsdecode(b"caf\xe9_repo")
+    repo.mkdir()
+    (repo / "a.py").write_text("def alpha_helper():\n    return 1\n")
+    refused = cli("index", str(repo))
+    assert_one_line_error(refused)
+    assert "caf\\xe9_repo/.ctxopt has a name that is not UTF-8" in refused.err
+    elsewhere = str(tmp_path / "db")
+    assert cli("index", str(repo), "--db", elsewhere, "--quiet").code == 0
+    for fmt in ("markdown", "xml", "plain"):
+        pack = cli("pack", "alpha helper", "--path", str(repo), "--db", elsewhere, "--format", fmt)
+        assert pack.code == 0, pack.err
+        assert "caf\\xe9_repo" in pack.out and "def alpha_helper():" in pack.out
+
+
 def test_a_tree_200_folders_deep(tmp_path: Path, cli: CliRunner) -> None:
     repo = init_repo(tmp_path / "deep")
     deep = "/".join(f"level{i}" for i in range(200)) + "/leaf.py"

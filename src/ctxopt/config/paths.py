@@ -3,6 +3,7 @@ object-store locations."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -82,3 +83,21 @@ def user_cache() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("ctxopt"))
+
+
+def is_utf8(name: str) -> bool:
+    """Whether a name read from disk is valid UTF-8: one that was not holds lone surrogates
+    (Python's surrogateescape), which no UTF-8 library (LanceDB, the tokenizers) takes."""
+    if name.isascii():
+        return True
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_path(name: str) -> str:
+    """A name read from disk as it can be printed: bytes that are not UTF-8 as \\xNN."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+

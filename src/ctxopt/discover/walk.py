@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
-from ctxopt.config.paths import INDEX_DIR, resolve_root
+from ctxopt.config.paths import INDEX_DIR, is_utf8, resolve_root, shown_path
 from ctxopt.discover.git import git_root, head_commit, last_commit_times
 from ctxopt.discover.ignore_rules import (
     CTXOPT_IGNORE_FILE,
@@ -74,6 +74,9 @@ class _Collector:
         dirs = rel.split("/")
         name = dirs.pop().lower()
         if not self.selected(rel, dirs):
+            return
+        if not is_utf8(rel):  # no tokenizer or table takes it; shown as git shows it
+            self.skipped.append(SkippedFile(shown_path(rel), "name_not_utf8"))
             return
         if not VENDORED_DIRS.isdisjoint(dirs):
             self.vendored.add(vendored_dir(dirs))

@@ -29,8 +29,8 @@ from ctxopt.config.environment import (
     storage_endpoint,
     storage_options,
 )
-from ctxopt.config.paths import DbLocation, is_object_store
-from ctxopt.errors import StorageError
+from ctxopt.config.paths import DbLocation, is_object_store, is_utf8, shown_path
+from ctxopt.errors import StorageError, UsageError
 
 
 def table_uri(db: DbLocation, name: str) -> str:
@@ -179,7 +179,13 @@ def locate(db: DbLocation) -> IndexLocation:
     """The location of the index at db, with storage options from the environment."""
     if is_object_store(db):
         return RemoteIndex(str(db).rstrip("/"), storage_options(str(db)))
+    if not is_utf8(str(db)):
+        raise UsageError(
+            f"the index folder {shown_path(str(db))} has a name that is not UTF-8, which "
+            "LanceDB cannot open; pass --db with a UTF-8 path"
+        )
     return LocalIndex(Path(db))
+
 
 
 @contextlib.contextmanager

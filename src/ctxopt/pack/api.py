@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ctxopt import tokens
+from ctxopt.config.paths import shown_path
 from ctxopt.config.settings import Settings
 from ctxopt.errors import BudgetError, UsageError
 from ctxopt.index.store import IndexReader
@@ -152,7 +153,7 @@ def pack_query_result(
         )
     work_tree = WorkTree(settings.root)
     base = RenderInput(
-        repo_name=settings.root.name,
+        repo_name=shown_path(settings.root.name),
         task=_task_text(options, redact=not settings.allow_secrets),
         groups=(),
         elsewhere=(),
