@@ -19,6 +19,7 @@ from ctxopt.errors import IndexBusyError, IndexReadOnlyError
 from ctxopt.index import snapshot
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.hash_cache import HashCache
+from ctxopt.index.owner import check_owner
 from ctxopt.index.schema import check_format
 from ctxopt.index.store import IndexReader
 from ctxopt.types import IndexStats
@@ -59,12 +60,14 @@ def refresh_index(
     """
     if known_fresh and reader is not None:
         check_format(reader.meta(), settings.db_path)
+        check_owner(reader.meta(), settings.db_path, settings.root)
         return Freshness(0, False), reader
     shared = is_object_store(settings.db_path)
     before = snapshot.capture(settings, shared=True)  # before anything reads a file
     reader = reader or IndexReader(settings.db_path)
     meta = reader.meta()
     check_format(meta, settings.db_path)  # e.g. an index without stored secrets
+    check_owner(meta, settings.db_path, settings.root)  # another repository's --db
     old_chunks = meta.chunker_version != CHUNKER_VERSION
     if old_chunks and notify:
         notify(OLD_CHUNKS_WARNING)

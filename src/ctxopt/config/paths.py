@@ -100,4 +100,3 @@ def is_utf8(name: str) -> bool:
 def shown_path(name: str) -> str:
     """A name read from disk as it can be printed: bytes that are not UTF-8 as \\xNN."""
     return os.fsencode(name).decode("utf-8", "backslashreplace")
-

@@ -23,6 +23,7 @@ from ctxopt.index.freshness import discover_files, scoped_settings
 from ctxopt.index.graph import build_graph
 from ctxopt.index.integrity import FULL_TEXT_FIELD, broken_indices, repaired_message
 from ctxopt.index.lock import index_lock
+from ctxopt.index.owner import check_owner
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import (
     IN_PROCESS,
@@ -194,6 +195,8 @@ def plan_index(
     touch.  A mismatched embedder or format raises IndexMismatchError (rebuild with --full)."""
     settings = scoped_settings(settings)
     reader, stored_meta = read_stored(settings.db_path, full=full)
+    if stored_meta is not None and not full:
+        check_owner(stored_meta, settings.db_path, settings.root)
     name = embedder_name or embedder_for(settings, stored_meta)
     found = discover_files(settings)
     stored, meta = load_existing(reader, stored_meta, name, full=full)

@@ -187,7 +187,6 @@ def locate(db: DbLocation) -> IndexLocation:
     return LocalIndex(Path(db))
 
 
-
 @contextlib.contextmanager
 def _scratch() -> Iterator[str]:
     """A local temporary file name for an object on its way up or down."""
