@@ -78,6 +78,49 @@ def test_incremental_reembeds_only_changed_files(tmp_path: Path) -> None:
     assert "docs/design.md" not in records
 
 
+def chunk_commit_times(db: Path, path: str) -> set[int]:
+    table = lance.dataset(str(db / "chunks.lance")).to_table(
+        columns=["commit_time"], filter=f"path = '{path}'"
+    )
+    return set(table.column("commit_time").to_pylist())
+
+
+def test_commit_times_follow_head_as_a_full_rebuild_gives_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = sample_repo(tmp_path)
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    write_files(repo, {"inventory/audit.py": "def audit_trail(items):\n    return list(items)\n"})
+    models = repo / "inventory" / "models.py"
+    models.write_text(models.read_text() + "\n# noted\n")
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)  # not committed yet
+    before = IndexReader(settings.db_path).file_records()
+    assert before["inventory/audit.py"].commit_time == 0  # new: no commit yet
+    git(repo, "add", "inventory/audit.py")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "@1600000000")
+    git(repo, "commit", "-q", "-m", "audit")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "@1700000000")
+    git(repo, "commit", "-q", "--amend", "--no-edit")
+    committed = int(git(repo, "log", "-1", "--format=%ct"))
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "@1800000000")
+    git(repo, "commit", "-q", "-am", "note")  # models.py was indexed at its old commit
+    noted = int(git(repo, "log", "-1", "--format=%ct"))
+    assert before["inventory/models.py"].commit_time not in (0, noted)
+    embedder = HashEmbedder()
+    build_index(settings, embedder=embedder, workers=IN_PROCESS)
+    records = IndexReader(settings.db_path).file_records()
+    assert records["inventory/audit.py"].commit_time == committed > 0
+    assert chunk_commit_times(settings.db_path, "inventory/audit.py") == {committed}
+    assert records["inventory/models.py"].commit_time == noted
+    assert chunk_commit_times(settings.db_path, "inventory/models.py") == {noted}
+    redone = {text.split(" ", 1)[0] for text in embedder.embedded}
+    assert redone == {"inventory/audit.py", "inventory/models.py"}  # nothing else
+    unchanged = HashEmbedder()
+    build_index(settings, embedder=unchanged, workers=IN_PROCESS)
+    assert unchanged.embedded == []
+
+
 def test_touching_a_file_without_changing_it_embeds_nothing(tmp_path: Path) -> None:
     repo = sample_repo(tmp_path)
     settings = load_settings(repo)

@@ -79,6 +79,15 @@ def head_commit(root: Path) -> str:
     return out.decode().strip() if out else ""
 
 
+def files_changed_between(root: Path, older: str, newer: str) -> set[str] | None:
+    """The paths (relative to root) whose content differs between two commits; None when
+    git cannot compare them (an unknown or pruned commit)."""
+    out = _git(root, "diff", "--name-only", "-z", "--no-renames", "--relative", older, newer)
+    if out is None:
+        return None
+    return {os.fsdecode(path) for path in out.split(b"\0") if path}
+
+
 def commits_since(root: Path, older: str, newer: str = "HEAD") -> int | None:
     """How many commits newer has that older has not, or None when older is not an
     ancestor of newer (another branch, rewritten history, an unknown commit)."""

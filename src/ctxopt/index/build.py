@@ -205,6 +205,11 @@ def plan_index(
     plan = plan_refresh(found.files, stored, full=full or meta is None)
     hashes = {s.path: file_hash(s.abs_path) for s in plan.touched}
     plan, same = resolve_touched(plan, hashes, stored)
+    head = gitmeta.head_commit(settings.root)
+    if meta is not None and head and meta.last_commit != head:
+        plan = _redated(settings, plan, found.files, stored, meta.last_commit, head)
+        redone = {c.path for c in plan.changed}
+        same = tuple(s for s in same if s.path not in redone)
     return IndexPlan(
         settings=settings,
         embedder_name=name,
@@ -213,11 +218,36 @@ def plan_index(
         refresh=plan,
         same=tuple(same),
         skipped=dict(Counter(s.reason for s in found.skipped)),
-        head=gitmeta.head_commit(settings.root),
+        head=head,
         complete=marker is not None,
         history_kept=marker is not None and schema.HISTORY in marker.versions,
         broken_indices=_broken_indices(reader) if meta is not None else (),
     )
+
+
+def _redated(
+    settings: Settings,
+    plan: RefreshPlan,
+    files: Sequence[SourceFile],
+    stored: dict[str, FileRecord],
+    last_commit: str,
+    head: str,
+) -> RefreshPlan:
+    """plan, with the files whose last commit moved since the index was built (HEAD moved:
+    a commit, an amend, a checkout) among the changed ones, so that their chunks carry the
+    commit time a full rebuild would give them.  Only files the new commits touched, or
+    that had no commit when indexed, can have moved."""
+    candidates = {path for path, record in stored.items() if not record.commit_time}
+    if last_commit:
+        candidates |= gitmeta.files_changed_between(settings.root, last_commit, head) or set()
+    todo = {s.path for s in (*plan.added, *plan.changed)}
+    sources = {s.path: s for s in files}
+    wanted = sorted(p for p in candidates if p in sources and p in stored and p not in todo)
+    if not wanted:
+        return plan
+    times = gitmeta.last_commit_times(settings.root, wanted)
+    moved = [sources[p] for p in wanted if times.get(p, 0) != stored[p].commit_time]
+    return replace(plan, changed=(*plan.changed, *moved)) if moved else plan
 
 
 def _broken_indices(reader: IndexReader | None) -> tuple[str, ...]:
