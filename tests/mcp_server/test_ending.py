@@ -51,3 +51,21 @@ def test_the_watcher_folder_goes_however_the_server_ends(
     finally:
         server.kill()
     assert list(tmp_path.glob("ctxopt-watch-*")) == []
+
+
+def test_stdin_closed_during_the_first_refresh_ends_cleanly(own_indexed_repo: Path) -> None:
+    """The client goes while the warm-up refreshes a changed file: the refresh finishes and
+    the server exits 0 (it used to abort, SIGABRT, in LanceDB's threads at shutdown)."""
+    target = next(own_indexed_repo.rglob("*.py"))
+    for attempt in range(3):
+        with target.open("a", encoding="utf-8") as handle:
+            handle.write(f"\n# edit {attempt}\n")
+        done = subprocess.run(
+            server_command(own_indexed_repo),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=WAIT_S,
+        )
+        assert done.returncode == 0, done.stderr[-500:]
+        assert "refreshing the index: 1 file changed" in done.stderr

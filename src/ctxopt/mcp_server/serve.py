@@ -35,15 +35,21 @@ def serve(settings: Settings, *, quiet: bool = False) -> None:
     service = RepoService(settings, notify=LOG.info)
     _end_on_signals()
 
+    warming: list[threading.Thread] = []
+
     @asynccontextmanager
     async def warm(_server: Any) -> AsyncIterator[None]:
-        threading.Thread(target=service.warm_up, name="ctxopt-warm-up", daemon=True).start()
+        thread = threading.Thread(target=service.warm_up, name="ctxopt-warm-up", daemon=True)
+        warming.append(thread)
+        thread.start()
         yield
 
     LOG.info("ctxopt mcp: serving %s (index %s) over stdio", settings.root, settings.db_path)
     try:
         build_server(service, lifespan=warm).run("stdio")
     finally:
+        for thread in warming:  # a refresh under way finishes: the interpreter must not
+            thread.join()  # shut down under LanceDB's native threads (SIGABRT)
         service.close()
 
 

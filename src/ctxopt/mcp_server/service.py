@@ -232,9 +232,12 @@ class RepoService:
             self._say(f"warm-up skipped: {exc}")
 
     def close(self) -> None:
-        """Stop the file watcher (the server is done)."""
+        """Stop the file watcher and wait for rows still loading (the server is done)."""
         with self._lock:
             self.fresh.close()
+            loading = self.loading
+        if loading is not None:
+            loading.join()
 
     def _say(self, text: str) -> None:
         if self._notify is not None:
