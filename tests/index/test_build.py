@@ -148,8 +148,8 @@ def test_other_embedder_requires_full(tmp_path: Path) -> None:
     settings = load_settings(repo)
     build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     other = load_settings(repo, {"embedder": "minilm"})
-    with pytest.raises(IndexMismatchError, match="--full"):
-        build_index(other, workers=IN_PROCESS)
+    with pytest.raises(IndexMismatchError, match="--full --embedder minilm`"):
+        build_index(other, workers=IN_PROCESS)  # the command that switches, in flag names
 
 
 def test_pool_and_serial_give_the_same_chunks(tmp_path: Path) -> None:

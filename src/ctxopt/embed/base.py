@@ -41,6 +41,12 @@ def canonical_name(name: str) -> str:
         raise UsageError(f"unknown embedder {name!r}; choose one of: {choices}") from None
 
 
+def flag_name(stored: str) -> str:
+    """The --embedder value that selects a stored embedder id ("minilm" for minilm-l6-v2);
+    the id itself for one this ctxopt does not know."""
+    return next((k for k, v in ALIASES.items() if v == stored and "-" not in k), stored)
+
+
 def normalise(vectors: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length (zero rows stay zero), as float32."""
     vectors = np.asarray(vectors, dtype=np.float32)

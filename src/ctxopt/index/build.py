@@ -14,7 +14,7 @@ from ctxopt.config.paths import DbLocation
 from ctxopt.config.settings import Settings
 from ctxopt.discover import git as gitmeta
 from ctxopt.discover.history import recent_commits
-from ctxopt.embed.base import DIMENSIONS, STATIC_NAME, Embedder, canonical_name
+from ctxopt.embed.base import DIMENSIONS, STATIC_NAME, Embedder, canonical_name, flag_name
 from ctxopt.embed.factory import get_embedder
 from ctxopt.errors import IndexMismatchError
 from ctxopt.index import schema, vector_index
@@ -127,8 +127,9 @@ def load_existing(
         )
     if meta.embedder != embedder_name:
         raise IndexMismatchError(
-            f"the index at {reader.db} was built with embedder {meta.embedder!r}, not "
-            f"{embedder_name!r}; rebuild it with `ctxopt index --full` or pass the same --embedder"
+            f"the index at {reader.db} was built with embedder {flag_name(meta.embedder)}, not "
+            f"{flag_name(embedder_name)}; to switch, rebuild it with `ctxopt index --full "
+            f"--embedder {flag_name(embedder_name)}`, or pass --embedder {flag_name(meta.embedder)}"
         )
     if meta.chunker_version != CHUNKER_VERSION:
         return {}, None

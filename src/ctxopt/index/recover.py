@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ctxopt import interrupts
+from ctxopt.config.environment import LANCE, quiet_library
 from ctxopt.config.paths import DbLocation
 from ctxopt.errors import CtxoptError, IndexCorruptError, StorageError
 from ctxopt.index import schema
@@ -47,6 +48,7 @@ def prepare_update(db: DbLocation, *, full: bool) -> IndexState:
 
 def roll_back(db: DbLocation) -> None:
     """Make each table's committed version its latest again (a new Lance version)."""
+    quiet_library(LANCE)  # before the import: no Rust-side warnings on stderr
     import lance
 
     commit = read_commit(db)

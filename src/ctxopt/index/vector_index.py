@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ctxopt.config.environment import LANCE, quiet_library
 from ctxopt.config.paths import DbLocation
 
 ANN_MIN_ROWS = 50_000  # measured with scripts/bench_vectors.py: see README, "Vector search"
@@ -59,6 +60,7 @@ def ensure(dataset: Any, *, rebuild: bool) -> bool:
 def ensure_at(db: DbLocation, *, rebuild: bool) -> bool:
     """ensure() on the chunks table of the index at db, a folder or an object-store URI
     (before the run is committed)."""
+    quiet_library(LANCE)  # before the import: no Rust-side warnings on stderr
     import lance
 
     from ctxopt.index import schema
