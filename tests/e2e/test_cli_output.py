@@ -61,6 +61,55 @@ def test_a_closed_stdout_ends_quietly_with_exit_0(
     assert "error" not in done.stderr.lower()
 
 
+def run_with_streams(
+    args: tuple[str, ...], *, prefix: list[str] | None = None, **streams: object
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*(prefix or [sys.executable, "-m", "ctxopt.cli"]), *args],
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+        timeout=600,
+        **streams,  # type: ignore[call-overload]
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("pack", TASK), ("query", TASK, "--json"), ("stats", "--json"), ("--version",)],
+    ids=lambda args: " ".join(a for a in args if a != TASK) or "pack",
+)
+@pytest.mark.parametrize("stdout", ["full disk", "closed"])
+def test_stdout_that_cannot_take_the_product_is_one_line(
+    indexed_repo: Path, args: tuple[str, ...], stdout: str
+) -> None:
+    where = () if args == ("--version",) else ("--path", str(indexed_repo))
+    if stdout == "full disk":
+        with open("/dev/full", "w") as full:
+            done = run_with_streams((*args, *where), stdout=full, stderr=subprocess.PIPE)
+        reason = "No space left on device"
+    else:  # the child starts with descriptor 1 closed: `ctxopt ... >&-`
+        command = ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "ctxopt.cli"]
+        done = run_with_streams((*args, *where), stderr=subprocess.PIPE, prefix=command)
+        reason = "it is closed"
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == f"ctxopt: error: cannot write to standard output: {reason}", done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
+def test_messages_that_cannot_be_written_cost_nothing(indexed_repo: Path) -> None:
+    """stderr's reader gone (`2>&1 | head`): the prompt is still written, and the exit is 0."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        args = ("pack", TASK, "--path", str(indexed_repo), "--budget", "3000")
+        done = run_with_streams(args, stdout=subprocess.PIPE, stderr=write_end)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 0
+    assert done.stdout.startswith("# Context") and "def save_inventory" in done.stdout
+
+
 def big_repo(root: Path) -> Path:
     """A repository whose pack holds far more than a pipe buffers (64 KiB): 120 functions,
     none a near-duplicate of another."""

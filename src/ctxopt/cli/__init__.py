@@ -11,7 +11,7 @@ import typer.main
 
 from ctxopt import __version__, interrupts
 from ctxopt.app.held import command_scope
-from ctxopt.cli.closed_stdout import OutputClosed, guard_stdout, silence_stdout
+from ctxopt.cli.closed_stdout import OutputClosed, OutputFailed, guard_stdout, silence_stdout
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.examples import epilog
 from ctxopt.cli.plain_params import plain_values
@@ -100,9 +100,14 @@ def main() -> None:
     before = interrupts.count()
     try:
         code = _run(sys.argv[1:] or ["--help"])
+        sys.stdout.flush()  # a full disk shows here, not in the flush at exit
     except OutputClosed:
         silence_stdout()
         sys.exit(0)
+    except OutputFailed as exc:
+        silence_stdout()
+        Terminal().error(str(exc))
+        sys.exit(exc.exit_code)
     except CtxoptError as exc:
         if not isinstance(exc, InterruptedRun):  # that one already says how the run ended
             _exit_if_interrupted(before)  # e.g. "damaged": a library's error made of Ctrl-C
