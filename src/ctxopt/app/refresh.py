@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ctxopt.app.index import keep, start_parsers
 from ctxopt.chunking import CHUNKER_VERSION
@@ -19,6 +20,7 @@ from ctxopt.errors import IndexBusyError, IndexReadOnlyError
 from ctxopt.index import snapshot
 from ctxopt.index.freshness import stale_count, stale_plan
 from ctxopt.index.hash_cache import HashCache
+from ctxopt.index.lock import held_for_refresh
 from ctxopt.index.owner import check_owner
 from ctxopt.index.schema import check_format
 from ctxopt.index.store import IndexReader
@@ -111,7 +113,14 @@ def _stale(settings: Settings, reader: IndexReader, *, shared: bool) -> int:
 
 def build_index(settings: Settings) -> IndexStats:
     """The indexer, imported on first use: a query whose index is fresh never loads it (nor
-    the parser workers and writers behind it)."""
+    the parser workers and writers behind it).  Another call's refresh under way is waited
+    for (it is short, and this one then finds little or nothing left to do); a `ctxopt index`
+    run of any length is not (IndexBusyError)."""
     from ctxopt.index.build import build_index as build
 
-    return build(settings)
+    try:
+        return build(settings, refresh=True)
+    except IndexBusyError:
+        if is_object_store(settings.db_path) or not held_for_refresh(Path(settings.db_path)):
+            raise
+        return build(settings, refresh=True, wait=True)

@@ -266,14 +266,16 @@ def build_index(
     embedder: Embedder | None = None,
     workers: int | None = None,
     wait: bool = False,
+    refresh: bool = False,
 ) -> IndexStats:
     """Bring the index of settings.root up to date and return its figures.
 
     One run at a time per index: a second one raises IndexBusyError, or with wait blocks
-    until the first ends.  The lock covers the plan and its application."""
+    until the first ends.  The lock covers the plan and its application.  refresh: this is
+    the refresh before a query or a pack (the lock says so, see index/lock.py)."""
     make_index_folder(settings.db_path)
     notify = progress.message if progress else None
-    with index_lock(settings.db_path, wait=wait, notify=notify):
+    with index_lock(settings.db_path, wait=wait, notify=notify, refresh=refresh):
         return _build_locked(
             settings, full=full, progress=progress, embedder=embedder, workers=workers
         )

@@ -19,6 +19,7 @@ from ctxopt.index.lease import lease_lock
 from ctxopt.index.location import RemoteIndex, locate
 
 LOCK_NAME = "index.lock"
+REFRESH = "refresh"  # the lock file's second line while a refresh holds it
 
 try:
     import fcntl
@@ -32,11 +33,21 @@ def lock_path(db: Path) -> Path:
 
 def holder(db: Path) -> int | None:
     """The pid written by the process holding (or last holding) the lock, if readable."""
+    first = _lock_lines(db)[:1]
+    return int(first[0]) if first and first[0].isdigit() else None
+
+
+def held_for_refresh(db: Path) -> bool:
+    """Whether the lock's holder (or last holder) is the short refresh before a query or a
+    pack, rather than a `ctxopt index` run of any length."""
+    return _lock_lines(db)[1:2] == [REFRESH]
+
+
+def _lock_lines(db: Path) -> list[str]:
     try:
-        text = lock_path(db).read_text(encoding="ascii").strip()
+        return lock_path(db).read_text(encoding="ascii").split()
     except (OSError, UnicodeDecodeError):
-        return None
-    return int(text) if text.isdigit() else None
+        return []
 
 
 def busy_message(db: Path, pid: int | None) -> str:
@@ -46,22 +57,29 @@ def busy_message(db: Path, pid: int | None) -> str:
 
 @contextlib.contextmanager
 def index_lock(
-    db: DbLocation, *, wait: bool = False, notify: Callable[[str], None] | None = None
+    db: DbLocation,
+    *,
+    wait: bool = False,
+    notify: Callable[[str], None] | None = None,
+    refresh: bool = False,
 ) -> Iterator[None]:
     """Hold the index's write lock for the block.  Without wait, a held lock raises
     IndexBusyError at once; with wait, block until the other run ends (Ctrl-C still works).
-    A local folder must exist."""
+    refresh: the holder is a query's or a pack's refresh (noted in a local lock file, so
+    another caller may wait for it).  A local folder must exist."""
     location = locate(db)
     if isinstance(location, RemoteIndex):
         with lease_lock(location, wait=wait, notify=notify):
             yield
         return
-    with _file_lock(location.folder, wait=wait, notify=notify):
+    with _file_lock(location.folder, wait=wait, notify=notify, refresh=refresh):
         yield
 
 
 @contextlib.contextmanager
-def _file_lock(db: Path, *, wait: bool, notify: Callable[[str], None] | None) -> Iterator[None]:
+def _file_lock(
+    db: Path, *, wait: bool, notify: Callable[[str], None] | None, refresh: bool
+) -> Iterator[None]:
     if fcntl is None:
         yield
         return
@@ -84,7 +102,8 @@ def _file_lock(db: Path, *, wait: bool, notify: Callable[[str], None] | None) ->
                 notify(f"waiting for another ctxopt index{who} on {db} to finish")
             fcntl.flock(fd, fcntl.LOCK_EX)
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        note = f"{os.getpid()}\n{REFRESH}\n" if refresh else f"{os.getpid()}\n"
+        os.pwrite(fd, note.encode("ascii"), 0)
         yield
     finally:
         os.close(fd)  # closing the last descriptor releases the lock
