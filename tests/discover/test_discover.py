@@ -241,7 +241,8 @@ def test_skip_reasons(tmp_path: Path, in_git: bool) -> None:
     write(root, SKIP_TREE)
     found = discovery.discover(root, max_file_bytes=3000)
     skipped = {s.path: s.reason for s in found.skipped}
-    assert [f.path for f in found.files] == ["data.json", "late.py", "ok.py"]
+    build = ["build/out.py"] if in_git else []  # in git, a build/ not ignored is the project's
+    assert [f.path for f in found.files] == [*build, "data.json", "late.py", "ok.py"]
     assert skipped == {
         "logo.png": "asset",
         "blob.dat": "binary",
@@ -258,9 +259,58 @@ def test_skip_reasons(tmp_path: Path, in_git: bool) -> None:
         "deps.lock": "lock",
         "vendor/": "vendored",
         "web/node_modules/": "vendored",
-        "build/": "vendored",
+        **({} if in_git else {"build/": "vendored"}),
         "src/.venv/": "vendored",
     }
+
+
+def test_version_control_folders_are_left_out_silently(tmp_path: Path) -> None:
+    """A Subversion or Mercurial checkout: its metadata (and Subversion's pristine copy of
+    every file) is never indexed, and never counted."""
+    root = tmp_path / "wc"
+    write(
+        root,
+        {
+            "src/app.py": "x = 1\n",
+            ".svn/pristine/38/389f.svn-base": "x = 1\n",
+            ".svn/entries": "12\n",
+            ".hg/store/fncache": "data/src/app.py.i\n",
+            "lib/.bzr/branch-format": "b\n",
+            "CVS/Root": ":pserver:x\n",
+        },
+    )
+    found = discovery.discover(root)
+    assert [f.path for f in found.files] == ["src/app.py"]
+    assert found.skipped == ()
+
+
+def test_build_outputs_and_lock_files_outside_and_inside_git(tmp_path: Path) -> None:
+    tree = {
+        "src/lib.rs": "pub fn f() {}\n",
+        "build/make_release.py": "def release():\n    pass\n",
+        "target/debug/build.rs": "fn main() {}\n",
+        ".next/server/page.js": "x\n",
+        "coverage/lcov.js": "x\n",
+        "gradle.lockfile": "a=1\n",
+        "Package.resolved": "{}\n",
+        "packages.lock.json": "{}\n",
+    }
+    plain = tmp_path / "plain"
+    write(plain, tree)
+    found = discovery.discover(plain)
+    assert [f.path for f in found.files] == ["src/lib.rs"]
+    outputs = {"build/", "target/", ".next/", "coverage/"}
+    assert {s.path for s in found.skipped if s.reason == "vendored"} == outputs
+    assert {s.path for s in found.skipped if s.reason == "lock"} == {
+        "gradle.lockfile",
+        "Package.resolved",
+        "packages.lock.json",
+    }
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"src/lib.rs": tree["src/lib.rs"], "build/make_release.py": "def r():\n    pass\n"})
+    commit(repo, "start")
+    tracked = discovery.discover(repo)
+    assert [f.path for f in tracked.files] == ["build/make_release.py", "src/lib.rs"]
 
 
 def test_source_file_fields(plain: Path) -> None:
@@ -321,7 +371,9 @@ def test_root_must_be_an_existing_folder(tmp_path: Path) -> None:
 
 
 def test_same_answer_as_plain_copy(repo: Path, tmp_path: Path) -> None:
-    write(repo, {**IGNORE_TREE, **SKIP_TREE, ".ctxoptignore": "docs/sub/\n"})
+    """The same files either way, but for build outputs (a tracked build/ is source in git)."""
+    tree = {path: body for path, body in SKIP_TREE.items() if not path.startswith("build/")}
+    write(repo, {**IGNORE_TREE, **tree, ".ctxoptignore": "docs/sub/\n"})
     commit(repo, "all")
     copy = tmp_path / "copy"
     shutil.copytree(repo, copy, ignore=shutil.ignore_patterns(".git"))

@@ -32,7 +32,9 @@ def test_the_filter_leaves_out_git_index_and_vendored_folders(tmp_path: Path) ->
     elsewhere = ChangeFilter(root, root / "cache" / "index")  # --db inside the tree
     assert elsewhere.relative(str(root / "cache" / "index" / "committed.json")) is None
     assert elsewhere.relative(str(root / "cache" / "out.py")) == "cache/out.py"
-    assert elsewhere.relative(str(root / "build" / "out.py")) is None  # the walk skips build/
+    assert elsewhere.relative(str(root / "dist" / "out.py")) is None  # the walk skips dist/
+    assert elsewhere.relative(str(root / "target" / "out.rs")) is None  # and build outputs
+    assert elsewhere.relative(str(root / "build" / "make.py")) == "build/make.py"  # in git: source
 
 
 @pytest.fixture
@@ -77,8 +79,9 @@ def test_each_change_is_one_batch_and_index_writes_are_none(
     commit_all(repo, "second")  # writes under .git/ only
     write_files(repo, {"noise.log": "ignored\n"})
     ignored = next_batch(batches)
-    assert ignored.paths == ("noise.log",)  # the walk ignores it: nothing indexed
-    assert not ignored.indexed
+    assert ignored.paths == ("noise.log",)  # the walk ignores it
+    # nothing of it indexed; src/a.py is re-read: committed since, its last commit moved
+    assert (ignored.stats.added, ignored.stats.changed, ignored.stats.deleted) == (0, 1, 0)
 
     (repo / "src" / "a.py").unlink()
     write_files(repo, {"src/b.py": "def beta():\n    return 3\n"})

@@ -11,6 +11,7 @@ from ctxopt.discover.secret_files import is_secret_file
 from ctxopt.discover.sniff import looks_binary
 from ctxopt.wording import PROMPT_HEADER_START
 
+# Other projects' code and tool caches, skipped as `vendored` wherever they are.
 VENDORED_DIRS = frozenset(
     {
         "vendor",
@@ -21,14 +22,35 @@ VENDORED_DIRS = frozenset(
         "venv",
         "site-packages",
         "dist",
-        "build",
         "__pycache__",
-        ".git",
         ".tox",
         ".mypy_cache",
         ".pytest_cache",
     }
 )
+# What builds and test runs write.  Outside git nothing else tells them from source, so they
+# are `vendored` too; inside git a tracked `build/` is source (build scripts, CMake files)
+# and the untracked outputs are in .gitignore already.
+OUTPUT_DIRS = frozenset(
+    {
+        "build",
+        "target",
+        ".next",
+        ".nuxt",
+        ".svelte-kit",
+        ".turbo",
+        ".parcel-cache",
+        ".gradle",
+        "Pods",
+        "coverage",
+        "htmlcov",
+        ".cache",
+        ".yarn",
+        ".ruff_cache",
+    }
+)
+# Version-control metadata: never a project's files, left out silently as `.ctxopt/` is.
+VCS_DIRS = frozenset({".git", ".svn", ".hg", ".bzr", "_darcs", "CVS"})
 LOCK_NAMES = frozenset(
     {
         "package-lock.json",
@@ -43,6 +65,13 @@ LOCK_NAMES = frozenset(
         "uv.lock",
         "pipfile.lock",
         "bun.lockb",
+        "gradle.lockfile",
+        "package.resolved",
+        "packages.lock.json",
+        "pubspec.lock",
+        "podfile.lock",
+        "mix.lock",
+        "flake.lock",
     }
 )
 # Images, design files, fonts, documents, audio, video and archives: of no use in a prompt
@@ -84,10 +113,11 @@ MAX_AVERAGE_LINE = 300
 MAX_LINE = 2000
 
 
-def vendored_dir(dirs: list[str]) -> str:
-    """The outermost vendored folder of a path's folders ("a/node_modules/")."""
+def vendored_dir(dirs: list[str], skipped: frozenset[str] = VENDORED_DIRS) -> str:
+    """The outermost vendored folder of a path's folders ("a/node_modules/"), by the folder
+    names in skipped."""
     for i, part in enumerate(dirs):
-        if part in VENDORED_DIRS:
+        if part in skipped:
             return "/".join(dirs[: i + 1]) + "/"
     return ""
 

@@ -32,7 +32,14 @@ from ctxopt.discover.ignore_rules import (
 )
 from ctxopt.discover.listing import git_listing, hidden_dirs, raw_listing
 from ctxopt.discover.secret_files import is_secret_file
-from ctxopt.discover.skip_rules import VENDORED_DIRS, content_reason, name_reason, vendored_dir
+from ctxopt.discover.skip_rules import (
+    OUTPUT_DIRS,
+    VCS_DIRS,
+    VENDORED_DIRS,
+    content_reason,
+    name_reason,
+    vendored_dir,
+)
 from ctxopt.languages import detect_language, is_special_filename
 from ctxopt.types import Discovery, SkippedFile, SourceFile
 
@@ -53,6 +60,7 @@ class _Collector:
     include: GitIgnoreSpec | None
     exclude: GitIgnoreSpec | None
     hidden: tuple[str, ...]  # root-relative folders never listed ("x/" form)
+    skipped_dirs: frozenset[str] = VENDORED_DIRS  # folder names skipped as `vendored`
     files: list[SourceFile] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
     vendored: set[str] = field(default_factory=set)
@@ -73,13 +81,13 @@ class _Collector:
         """Keep or skip the file at rel if it passes the globs; files gone from disk drop out."""
         dirs = rel.split("/")
         name = dirs.pop().lower()
-        if not self.selected(rel, dirs):
+        if not self.selected(rel, dirs) or not VCS_DIRS.isdisjoint(dirs):
             return
         if not is_utf8(rel):  # no tokenizer or table takes it; shown as git shows it
             self.skipped.append(SkippedFile(shown_path(rel), "name_not_utf8"))
             return
-        if not VENDORED_DIRS.isdisjoint(dirs):
-            self.vendored.add(vendored_dir(dirs))
+        if not self.skipped_dirs.isdisjoint(dirs):
+            self.vendored.add(vendored_dir(dirs, self.skipped_dirs))
             return
         extension = _extension(name)
         abs_path = f"{self.root}/{rel}"
@@ -96,7 +104,7 @@ class _Collector:
         """A submodule or a repository inside this one: its files are its own, skipped with
         one entry (index it with its own `ctxopt index`)."""
         dirs = rel.split("/")[:-1]
-        if self.selected(rel, dirs) and VENDORED_DIRS.isdisjoint(dirs):
+        if self.selected(rel, dirs) and self.skipped_dirs.isdisjoint(dirs):
             self.skipped.append(SkippedFile(f"{rel}/", "submodule"))
 
     def inspect(self, rel: str, abs_path: str, extension: str, flags: int) -> None:
@@ -219,7 +227,9 @@ def _walk(collector: _Collector) -> None:
                 continue
             if not is_dir:
                 collector.consider(rel)
-            elif entry.name in VENDORED_DIRS and not collector.is_hidden_dir(rel):
+            elif entry.name in VCS_DIRS:
+                continue
+            elif entry.name in collector.skipped_dirs and not collector.is_hidden_dir(rel):
                 collector.vendored.add(f"{rel}/")
             elif not collector.is_hidden_dir(rel):
                 stack.append((rel, git_rules, own_rules))
@@ -261,6 +271,7 @@ def discover(
     )
     top, paths = raw_listing(top_root, hidden)
     if paths is None:
+        collector.skipped_dirs = VENDORED_DIRS | OUTPUT_DIRS
         _walk(collector)
         return collector.result(None)
     _from_git(collector, paths)

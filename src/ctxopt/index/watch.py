@@ -22,13 +22,13 @@ from typing import Protocol
 
 from ctxopt.config.paths import INDEX_DIR
 from ctxopt.config.settings import Settings
-from ctxopt.discover.skip_rules import VENDORED_DIRS
+from ctxopt.discover.skip_rules import OUTPUT_DIRS, VCS_DIRS, VENDORED_DIRS
 from ctxopt.embed.base import Embedder
 from ctxopt.types import IndexStats
 
 QUIET_MS = 300  # a batch ends after this long without a new change
 MAX_BATCH_MS = 2_000  # ... or after this long, however busy the tree
-NEVER_WATCHED = frozenset({".git", INDEX_DIR, *VENDORED_DIRS})
+NEVER_WATCHED = frozenset({INDEX_DIR, *VCS_DIRS, *VENDORED_DIRS, *(OUTPUT_DIRS - {"build"})})
 
 
 class InterruptedUpdate(KeyboardInterrupt):
