@@ -92,6 +92,21 @@ def test_ref_with_a_tag_and_a_commit_on_a_plain_bare_path(
     assert at_commit.json()["files"] == 2  # type: ignore[index]
 
 
+def test_commands_run_inside_a_bare_repository_read_it_as_given(
+    served: tuple[Path, Path], cache_env: dict[str, str], cli: CliRunner
+) -> None:
+    """No folder named: inside a bare repository that is the repository (cloned, as `.`
+    is), never a folder of git's hooks and objects to walk."""
+    _, bare = served
+    indexed = cli("index", cwd=bare, env=cache_env)
+    assert indexed.code == 0, indexed.err
+    assert not (bare / ".ctxopt").exists()
+    found = cli("query", "count stock items", "--json", cwd=bare, env=cache_env)
+    assert names(found) >= {"count_stock_items"}
+    files = {str(hit["file"]) for hit in found.json()}  # type: ignore[union-attr]
+    assert files <= set(FILES), files  # no hooks/*.sample, config or HEAD
+
+
 def test_unreachable_urls_are_one_line_without_credentials(
     cache_env: dict[str, str], cli: CliRunner, tmp_path: Path
 ) -> None:

@@ -8,6 +8,7 @@ from ctxopt.app.remote import open_repository, update_clone_index
 from ctxopt.cli.console import Terminal
 from ctxopt.config.paths import RootFound, find_root
 from ctxopt.config.settings import Settings, load_settings
+from ctxopt.discover.remote import is_bare_repository
 from ctxopt.errors import UsageError
 
 
@@ -30,6 +31,8 @@ def settings_from_flags(
     there.
     """
     refuse_empty({"path": path, "ref": ref, **flags})
+    if path is None and is_bare_repository(Path.cwd()):
+        path = "."  # a bare repository is read as one given (cloned), never walked
     notify = terminal.info if terminal is not None else None
     repository = open_repository(path, ref, notify=notify)
     found = find_root(repository.folder)
