@@ -25,6 +25,22 @@ def from_subfolder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo
 
 
+def test_a_folder_left_by_a_failed_first_run_does_not_hide_the_index(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    """A `.ctxopt` holding only a lock and a .gitignore (a first run that failed before its
+    first table) is no index: the repository's own index above it is found."""
+    repo = sample_repo(tmp_path)
+    assert cli("index", "--quiet", cwd=repo).code == 0
+    leftover = repo / "inventory" / ".ctxopt"
+    leftover.mkdir()
+    (leftover / "index.lock").write_text("")
+    (leftover / ".gitignore").write_text("*\n")
+    found = cli("query", "save inventory", "--json", cwd=repo / "inventory")
+    assert found.code == 0, found.err
+    assert found.json(), found.err
+
+
 def test_index_from_a_subfolder_indexes_the_git_root(tmp_path: Path, cli: CliRunner) -> None:
     repo = sample_repo(tmp_path)
     result = cli("index", cwd=repo / "inventory")

@@ -43,17 +43,28 @@ def find_root(path: Path | None = None, start: Path | None = None) -> FoundRoot:
 
     A given path wins.  Otherwise, walking up from start (the current folder): the first
     folder holding a `.ctxopt` index, or holding `.git` (the top of the work tree, where
-    the walk stops); outside git and with no index up the tree, the current folder.
+    the walk stops); outside git and with no index up the tree, the current folder.  A
+    `.ctxopt` folder with no index in it (a first run that failed before writing a table
+    leaves its lock and .gitignore) does not count.
     """
     if path is not None:
         return FoundRoot(resolve_root(path), RootFound.GIVEN)
     here = resolve_root(start)
     for folder in (here, *here.parents):
-        if (folder / INDEX_DIR).is_dir():
+        if _holds_index(folder / INDEX_DIR):
             return FoundRoot(folder, RootFound.INDEX)
         if (folder / ".git").exists():
             return FoundRoot(folder, RootFound.GIT)
     return FoundRoot(here, RootFound.CURRENT)
+
+
+def _holds_index(folder: Path) -> bool:
+    """Whether folder holds an index, complete or not: its commit marker or a table."""
+    try:
+        with os.scandir(folder) as entries:
+            return any(e.name == "committed.json" or e.name.endswith(".lance") for e in entries)
+    except OSError:  # missing, not a folder, unreadable
+        return False
 
 
 DbLocation = Path | str  # an index: a local folder (Path) or an object-store URI (str)
