@@ -23,7 +23,7 @@ from ctxopt.index.freshness import discover_files, scoped_settings
 from ctxopt.index.graph import build_graph
 from ctxopt.index.integrity import FULL_TEXT_FIELD, broken_indices, repaired_message
 from ctxopt.index.lock import index_lock
-from ctxopt.index.owner import check_owner
+from ctxopt.index.owner import check_index_folder, check_owner
 from ctxopt.index.plan import plan_refresh, resolve_touched
 from ctxopt.index.process import (
     IN_PROCESS,
@@ -273,6 +273,7 @@ def build_index(
     One run at a time per index: a second one raises IndexBusyError, or with wait blocks
     until the first ends.  The lock covers the plan and its application.  refresh: this is
     the refresh before a query or a pack (the lock says so, see index/lock.py)."""
+    check_index_folder(settings.db_path, settings.root)
     make_index_folder(settings.db_path)
     notify = progress.message if progress else None
     with index_lock(settings.db_path, wait=wait, notify=notify, refresh=refresh):
