@@ -263,3 +263,14 @@ def test_yaml_pieces_are_named_after_their_own_key(labelled: Path, cli: CliRunne
     assert in_sections, hits
     for hit in in_sections:
         assert hit["name"] == "sections" and hit["part"] >= 1, hits
+
+
+def test_json_output_keeps_its_notes_on_stderr(from_subfolder: Path, cli: CliRunner) -> None:
+    """--json puts the product on stdout; what a person is told still goes to stderr."""
+    inside = from_subfolder / "inventory"
+    indexed = cli("index", "--json", cwd=inside)
+    assert indexed.code == 0 and indexed.json()["files"] > 0  # type: ignore[index]
+    assert f"using the repository at {from_subfolder.resolve()}" in indexed.err
+    found = cli("query", "save inventory", "--json", cwd=inside)
+    assert found.code == 0 and found.json()
+    assert found.err.strip().splitlines()[-1].startswith("intent: ")

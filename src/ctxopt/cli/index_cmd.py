@@ -124,7 +124,7 @@ def index(
         raise UsageError("--watch reports on stderr as it goes; it does not combine with --json")
     if watch and location and remote_repo(location):
         raise UsageError("--watch needs a local folder; a repository URL's clone does not change")
-    terminal = Terminal(quiet=quiet or as_json)
+    terminal = Terminal(quiet=quiet)  # --json: the figures on stdout, notes still on stderr
     settings = settings_from_flags(
         location,
         terminal=terminal,

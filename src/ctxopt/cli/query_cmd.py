@@ -67,7 +67,7 @@ def query(
     A table on stdout, or with --json a list of hits (file, lines, name, score, reasons).
     """
     from ctxopt.app.query import refresh_then_query
-    from ctxopt.cli.render_query import query_json, query_table
+    from ctxopt.cli.render_query import query_json, query_summary, query_table
     from ctxopt.errors import UsageError
     from ctxopt.retrieve.search import QueryOptions
 
@@ -111,5 +111,6 @@ def query(
         )
     if as_json:
         terminal.json(query_json(result, explain=explain))
+        query_summary(terminal, result)  # stderr, as pack --json says what it packed
     else:
         query_table(terminal, result, explain=explain)

@@ -38,11 +38,16 @@ def query_json(result: QueryResult, *, explain: bool) -> list[dict[str, Any]]:
     return [result_json(hit, explain=explain) for hit in result.results]
 
 
-def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> None:
+def query_summary(terminal: Terminal, result: QueryResult) -> None:
+    """The line on stderr that says how the task was read, in either output form."""
     terminal.info(
         f"intent: {result.intent.type.value}; confidence {result.confidence:.2f}; "
         f"{result.candidates} candidates"
     )
+
+
+def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> None:
+    query_summary(terminal, result)
     if explain and result.ranking:
         terminal.info(f"ranking weights: {result.ranking}")
     if not result.results:
