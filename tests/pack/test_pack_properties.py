@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -52,8 +53,12 @@ def test_pack_never_exceeds_budget_and_ranges_match(
     options = PackOptions(task=" ".join(words), budget=budget, format=fmt, compression=compression)
     try:
         result = refresh_then_pack(load_settings(indexed), options, refresh=False)
-    except BudgetError:
+    except BudgetError as refused:
         assert budget < 400
+        works = re.search(r"raise --budget to at least ([\d,]+)", str(refused))
+        assert works is not None, str(refused)  # the message names a budget that packs
+        enough = replace(options, budget=int(works.group(1).replace(",", "")))
+        assert refresh_then_pack(load_settings(indexed), enough, refresh=False).chosen
         return
     assert tokens.count(result.prompt) == result.tokens <= budget
     if fmt == "xml":
@@ -70,3 +75,22 @@ def test_pack_never_exceeds_budget_and_ranges_match(
                 start <= chunk.start_line <= chunk.end_line <= end
                 for start, end in shown_ranges(result.prompt)
             )
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "xml", "plain"])
+def test_the_budget_a_refusal_names_holds_code_and_one_less_does_not(
+    indexed: Path, fmt: str
+) -> None:
+    """Exit 3's message names the smallest budget that packs code: found by hypothesis, it
+    named 216 where the best hit's signature, rendered, needed 225 (the pack came out empty)."""
+    options = PackOptions(task="save", budget=150, format=fmt, compression="none")
+    with pytest.raises(BudgetError) as refused:
+        refresh_then_pack(load_settings(indexed), options, refresh=False)
+    works = re.search(r"raise --budget to at least ([\d,]+)", str(refused.value))
+    assert works is not None, str(refused.value)
+    least = int(works.group(1).replace(",", ""))
+    settings = load_settings(indexed)
+    packed = refresh_then_pack(settings, replace(options, budget=least), refresh=False)
+    assert packed.chosen and packed.tokens <= least
+    with pytest.raises(BudgetError):
+        refresh_then_pack(settings, replace(options, budget=least - 1), refresh=False)

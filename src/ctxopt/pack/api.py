@@ -186,10 +186,11 @@ def pack_query_result(
         shortened = (
             f" (from {SMALL_BUDGET:,} a long task is shortened)" if budget < SMALL_BUDGET else ""
         )
+        works = math.ceil((least if hits else fixed) * factor)  # the smallest that packs
         raise BudgetError(
             f"the budget of {_budget_words(budget, model_budget, factor)} cannot hold even the "
-            "task and headers "
-            f"({fixed:,} tokens); raise --budget{shortened} or pick a --model with a larger window"
+            f"task and headers ({fixed:,} tokens); raise --budget to at least {works:,}"
+            f"{shortened} or pick a --model with a larger window"
         )
     if hits and budget < least:
         raise BudgetError(
@@ -312,11 +313,19 @@ def _least_budget(
     base: RenderInput, best: ScoredChunk, renderer: Render, fmt: str, fixed: int
 ) -> int:
     """Tokens of the smallest pack with code in it: the task, the headers and the best hit
-    as a one-line stub, as rendered or as the selection reckons it, whichever is more."""
-    content, cost = renderer(best.chunk, Fidelity.STUB)
-    entry = Choice(best, Fidelity.STUB, content, cost, PickReason.SCORE)
-    rendered = count_tokens(render(render_data(base, [entry], "relevance", ""), fmt))
-    return max(rendered, fixed + cost + FILE_HEADER)
+    as a signature or a one-line stub.  The selection takes the first of those its reckoning
+    (the entry's cost and a file header) fits, and that entry must fit as rendered too."""
+    reckoned, rendered = [], []
+    for fidelity in (Fidelity.SIGNATURE, Fidelity.STUB):  # the order the selection tries
+        content, cost = renderer(best.chunk, fidelity)
+        entry = Choice(best, fidelity, content, cost, PickReason.SCORE)
+        reckoned.append(fixed + cost + FILE_HEADER)
+        rendered.append(count_tokens(render(render_data(base, [entry], "relevance", ""), fmt)))
+    for budget in sorted({max(pair) for pair in zip(reckoned, rendered, strict=True)}):
+        first = next(i for i, need in enumerate(reckoned) if need <= budget)  # one fits
+        if rendered[first] <= budget:
+            return budget
+    return max(*reckoned, *rendered)
 
 
 def stop_reason(dropped: Sequence[Dropped], room_left: int) -> StopReason:
