@@ -44,6 +44,10 @@ IGNORE_TREE = {
     "gen/.gitignore": "out/**\n!out/keep.py\n",
     "gen/out/keep.py": "kept by negation under out/**\n",
     "gen/out/drop.py": "dropped\n",
+    "white/.gitignore": "*\n!*/\n!*.py\n",  # a whitelist: folders and .py files only
+    "white/q/kept.py": "kept\n",
+    "white/q/notes.txt": "a re-included folder does not re-include its files\n",
+    "white/top.txt": "ignored\n",
 }
 EXPECTED_IGNORE = [
     ".gitignore",
@@ -61,6 +65,7 @@ EXPECTED_IGNORE = [
     "pkg/deep/anchored.txt",
     "pkg/deep/local_ok.py",
     "pkg/mod.py",
+    "white/q/kept.py",
 ]
 
 

@@ -16,7 +16,8 @@ from pathspec import GitIgnoreSpec
 IGNORE_FILE = ".gitignore"
 CTXOPT_IGNORE_FILE = ".ctxoptignore"
 
-Pattern = tuple[bool, Callable[[str], object], bool]  # (ignores, match, ends with "/**")
+# (ignores, match, ends with "/**", ends with "/": it names folders only)
+Pattern = tuple[bool, Callable[[str], object], bool, bool]
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,9 @@ class IgnoreChain:
         """True when the last matching pattern ignores rel (a folder when is_dir)."""
         for prefix, patterns in reversed(self.files):
             path = rel[len(prefix) :]
-            for ignores, match, inside_only in patterns:
+            for ignores, match, inside_only, folders_only in patterns:
+                if folders_only and not is_dir:  # `!*/` re-includes folders, not their files
+                    continue
                 # "docs/**" covers what is inside docs, not the folder docs itself
                 probe = path if not is_dir or inside_only else path + "/"
                 if match(probe) is not None:
@@ -53,10 +56,15 @@ def load_patterns(path: str) -> tuple[Pattern, ...]:
         return ()
     patterns = GitIgnoreSpec.from_lines(lines).patterns
     return tuple(
-        (bool(p.include), p.match_file, str(p.pattern).endswith("/**"))
+        (bool(p.include), p.match_file, str(p.pattern).endswith("/**"), _folders_only(p.pattern))
         for p in reversed(patterns)
         if p.include is not None
     )
+
+
+def _folders_only(pattern: object) -> bool:
+    """A pattern ending in `/` (not `/**`) matches folders only, as git reads it."""
+    return str(pattern).endswith("/")
 
 
 class OwnIgnoreRules:
