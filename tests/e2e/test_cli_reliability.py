@@ -104,6 +104,24 @@ def test_a_second_run_is_refused_or_waits(tmp_path: Path, cli: CliRunner) -> Non
     assert "Traceback" not in rest
 
 
+def test_a_first_index_under_way_is_named_not_called_missing(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    """While a first `ctxopt index` runs (here: this test holds the lock), query and pack say
+    the index is being built, not that there is none or that a run was interrupted."""
+    repo = many_files(tmp_path, 5)
+    db = repo / ".ctxopt"
+    db.mkdir()
+    with index_lock(db):  # the lock file names this process; the CLI runs in another
+        for command in (["query", "step"], ["pack", "step"]):
+            result = cli(*command, "--path", str(repo))
+            assert_one_line_error(result)
+            assert f"is being built by another ctxopt index (pid {os.getpid()})" in result.err
+    missing = cli("query", "step", "--path", str(repo))  # the run is over: none was written
+    assert_one_line_error(missing)
+    assert "no ctxopt index at" in missing.err
+
+
 @pytest.mark.parametrize("damage", ["missing_table", "truncated_data"])
 def test_a_damaged_index_names_full_which_repairs_it(
     tmp_path: Path, cli: CliRunner, damage: str

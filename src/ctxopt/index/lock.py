@@ -43,6 +43,36 @@ def held_for_refresh(db: Path) -> bool:
     return _lock_lines(db)[1:2] == [REFRESH]
 
 
+def running_builder(db: DbLocation) -> int | None:
+    """The pid of another process holding the local index's lock now, as one does while it
+    builds an index not yet complete; None for object storage or when no one holds it.
+
+    Read from the kernel's table of file locks (/proc/locks, Linux): taking the lock to test
+    it, even for a moment, could turn away a run starting then.  Elsewhere, None."""
+    if not isinstance(db, Path):
+        return None
+    try:
+        info = os.stat(lock_path(db))
+        with open("/proc/locks", encoding="ascii") as table:
+            rows = table.read().splitlines()
+    except OSError:
+        return None
+    place = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    for row in rows:
+        fields = row.split()
+        if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == place:
+            pid = int(fields[4]) if fields[4].isdigit() else 0
+            return pid if pid and pid != os.getpid() else None
+    return None
+
+
+def building_message(db: DbLocation, pid: int) -> str:
+    return (
+        f"the index at {db} is being built by another ctxopt index (pid {pid}); try again when "
+        "it ends, or run `ctxopt index --wait`, which waits for it"
+    )
+
+
 def _lock_lines(db: Path) -> list[str]:
     try:
         return lock_path(db).read_text(encoding="ascii").split()

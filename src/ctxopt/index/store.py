@@ -45,7 +45,7 @@ from ctxopt.index.cpu import ensure_lancedb_cpu
 from ctxopt.index.graph import FileGraph
 from ctxopt.index.integrity import broken_indices, check_files, index_damage
 from ctxopt.index.location import locate
-from ctxopt.index.lock import LOCK_NAME
+from ctxopt.index.lock import LOCK_NAME, building_message, running_builder
 from ctxopt.index.scope import Scope
 from ctxopt.types import FileRecord, IndexMeta, PastCommit
 
@@ -124,6 +124,10 @@ class IndexReader:
         self.location = locate(db)
         self.location.probe()
         state = index_state(db)
+        if state is IndexState.MISSING or (committed and state is IndexState.INCOMPLETE):
+            builder = running_builder(db)
+            if builder is not None:  # a first run under way: neither missing nor interrupted
+                raise IndexIncompleteError(building_message(db, builder))
         if state is IndexState.MISSING:
             raise IndexMissingError(f"no ctxopt index at {db}; run `{index_command(db)}` first")
         if committed and state is IndexState.INCOMPLETE:
