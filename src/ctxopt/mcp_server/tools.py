@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -19,6 +19,7 @@ from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from ctxopt import __version__
+from ctxopt.config.values import COMPRESSIONS, FORMATS
 from ctxopt.errors import CtxoptError, IndexIncompleteError, IndexMissingError
 from ctxopt.mcp_server import answers
 from ctxopt.mcp_server.schema_check import SchemaCheck, closed
@@ -38,6 +39,23 @@ Globs = Annotated[
 ]
 Refresh = Annotated[
     bool, Field(description="Re-index files changed since the last call first (default true).")
+]
+# choice values take any case, as the CLI's flags do (`XML`, `Medium`): a string whose
+# description and examples list the values; the settings check refuses any other word
+Compression = Annotated[
+    str | None,
+    Field(
+        description="How hard code is compressed: none, light, medium or aggressive, in any "
+        "case (default light).",
+        examples=list(COMPRESSIONS),
+    ),
+]
+Format = Annotated[
+    str | None,
+    Field(
+        description="Prompt format: markdown, xml or plain, in any case (default markdown).",
+        examples=list(FORMATS),
+    ),
 ]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
@@ -108,14 +126,8 @@ def build_tools(service: RepoService) -> list[Tool]:
             float | None,
             Field(ge=0, lt=1, description="Share of the model's window kept for the answer."),
         ] = None,
-        compression: Annotated[
-            Literal["none", "light", "medium", "aggressive"] | None,
-            Field(description="How hard code is compressed (default light)."),
-        ] = None,
-        format: Annotated[  # the option's name, as `ctxopt pack --format`
-            Literal["markdown", "xml", "plain"] | None,
-            Field(description="Prompt format (default markdown)."),
-        ] = None,
+        compression: Compression = None,
+        format: Format = None,  # the option's name, as `ctxopt pack --format`
         glob: Globs = (),
         line_numbers: Annotated[bool, Field(description="Number the lines shown whole.")] = False,
         edges: Annotated[bool, Field(description="Most relevant files first and last.")] = False,
