@@ -14,7 +14,7 @@ from ctxopt.app.refresh import Freshness
 from ctxopt.app.stats_report import StatsReport, report_json
 from ctxopt.cli.render_pack import pack_json
 from ctxopt.cli.render_query import chunk_json, result_json
-from ctxopt.mcp_server.reading import Lines
+from ctxopt.mcp_server.reading import MAX_CHARS, MAX_LINES, Lines
 from ctxopt.pack.labels import chunk_place, shown_name
 from ctxopt.types import Chunk, IndexStats, PackResult, QueryResult
 from ctxopt.wording import plural
@@ -59,10 +59,26 @@ def chunk_answer(chunk: Chunk) -> CallToolResult:
 
 
 def lines_answer(lines: Lines) -> CallToolResult:
-    data = asdict(lines)
-    cut = " (cut: ask for the next lines)" if lines.truncated else ""
+    note = cut_note(lines)
+    data = asdict(lines) | ({"note": note} if note else {})
+    cut = f" ({note})" if note else ""
     head = f"{lines.path}:{lines.start_line}-{lines.end_line} of {lines.total_lines} lines{cut}"
     return _result(f"{head}\n{lines.text}", data)
+
+
+def cut_note(lines: Lines) -> str | None:
+    """How a cut read was cut and how to read on; None when the range came whole."""
+    if not lines.truncated:
+        return None
+    read_on = f"; read on with start_line {lines.next_line}" if lines.next_line else ""
+    if lines.cut_line_chars:
+        return (
+            f"cut: line {lines.end_line} holds {lines.cut_line_chars:,} characters, its first "
+            f"{MAX_CHARS:,} are shown{read_on}"
+        )
+    shown = lines.end_line - lines.start_line + 1
+    limit = f"{MAX_LINES:,} lines" if shown == MAX_LINES else f"{MAX_CHARS:,} characters"
+    return f"cut at {limit} a call{read_on}"
 
 
 def refresh_answer(stats: IndexStats) -> CallToolResult:

@@ -21,6 +21,7 @@ from ctxopt.secrets.redact import redact
 from ctxopt.types import Chunk
 
 MAX_LINES = 2000  # one read at most; a bigger range is cut and says so
+MAX_CHARS = 100_000  # so is a range of more characters (some 25,000 tokens)
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,9 @@ class Lines:
     end_line: int  # inclusive; 0 for an empty file
     total_lines: int
     text: str
-    truncated: bool  # the range asked for was longer than MAX_LINES
+    truncated: bool  # the range asked for was longer than MAX_LINES or MAX_CHARS
+    next_line: int | None = None  # where to read on after a cut; None: nothing left
+    cut_line_chars: int = 0  # a line longer than MAX_CHARS, its first MAX_CHARS shown: its length
 
 
 def read_chunk(settings: Settings, reader: IndexReader, chunk_id: str) -> Chunk:
@@ -76,11 +79,28 @@ def read_lines(
     last = total if end is None else min(end, total)
     if last < start and total:
         raise UsageError(f"end_line {end} is before start_line {start}")
-    truncated = last - start + 1 > MAX_LINES
-    last = min(last, start + MAX_LINES - 1)
     if not settings.allow_secrets:
         # the whole file is scanned, so a secret that spans the range's edge is found too
         text = "\n".join(lines)
         lines = redact(text, find_secrets(text), keep_lines=True).split("\n")
-    shown = "\n".join(lines[start - 1 : last])
-    return Lines(rel, start, last, total, shown, truncated)
+    asked = lines[start - 1 : last]
+    shown, cut_line = within_chars(asked[:MAX_LINES])
+    end_shown = start + len(shown) - 1
+    truncated = len(shown) < len(asked) or cut_line > 0
+    next_line = end_shown + 1 if end_shown < last else None
+    text = "\n".join(shown)
+    return Lines(rel, start, end_shown, total, text, truncated, next_line, cut_line)
+
+
+def within_chars(lines: list[str]) -> tuple[list[str], int]:
+    """The leading lines whose text (joined by line breaks) holds at most MAX_CHARS
+    characters, and 0; when the first line alone holds more, its first MAX_CHARS characters
+    and its length."""
+    size = -1  # no line break before the first line
+    for count, line in enumerate(lines):
+        size += len(line) + 1
+        if size > MAX_CHARS:
+            if count == 0:
+                return [line[:MAX_CHARS]], len(line)
+            return lines[:count], 0
+    return lines, 0

@@ -194,8 +194,10 @@ def build_tools(service: RepoService) -> list[Tool]:
             int | None, Field(ge=1, description="Last line, inclusive (default: the end).")
         ] = None,
     ) -> CallToolResult:
-        """Lines of an indexed file of the repository (2,000 at most a call; secrets
-        redacted). Paths outside the repository and files the index skips are refused."""
+        """Lines of an indexed file of the repository (2,000 lines and 100,000 characters at
+        most a call: a longer range is cut, `truncated` true and `next_line` where to read
+        on; secrets redacted). Paths outside the repository and files the index skips are
+        refused."""
         with tool_errors():
             return answers.lines_answer(service.lines(path, start_line, end_line))
 
