@@ -1,14 +1,57 @@
-"""Expected errors: the CLI turns each into one line on stderr and a non-zero exit."""
+"""Expected errors: the CLI turns each into one line on stderr and a non-zero exit.
+
+A message that names an option the reader can set (`raise --budget`) is built by a function
+of a `Naming`, so each front end names options its own way: the CLI's flags (`--budget`,
+`--diff-ref`, what `str(error)` gives) or the MCP server's tool arguments (`budget`,
+`diff_ref`, `error.worded(naming)`).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ctxopt.interrupts import INTERRUPTED_EXIT_CODE
 
 
+@dataclass(frozen=True)
+class Naming:
+    """How messages name the options their reader sets: flags on the command line, or the
+    arguments of an MCP server's tools (`known`: the options that reader has; None: all)."""
+
+    flags: bool = True
+    known: frozenset[str] | None = None
+
+    def __call__(self, option: str) -> str:
+        """option (`diff_ref`) as the reader writes it: `--diff-ref` or `` `diff_ref` ``."""
+        return "--" + option.replace("_", "-") if self.flags else f"`{option}`"
+
+    def has(self, option: str) -> bool:
+        return self.known is None or option in self.known
+
+
+FLAGS = Naming()
+Worded = Callable[[Naming], str]  # a message that names options
+
+
+def wait_words(names: Naming) -> str:
+    """What to do about an index another run is writing."""
+    return f"wait for it or pass {names('wait')}" if names.has("wait") else "call again later"
+
+
 class CtxoptError(Exception):
-    """An expected failure with a message a user can act on."""
+    """An expected failure with a message a user can act on; given as a `Worded` function,
+    the message names options as flags in `str(error)` and as `worded` is told."""
 
     exit_code = 1
+
+    def __init__(self, message: str | Worded = "") -> None:
+        self._worded = None if isinstance(message, str) else message
+        super().__init__(message if isinstance(message, str) else message(FLAGS))
+
+    def worded(self, naming: Naming) -> str:
+        """The message with options named as naming names them."""
+        return str(self) if self._worded is None else self._worded(naming)
 
 
 class UsageError(CtxoptError):

@@ -19,7 +19,7 @@ BAD_CALLS: list[tuple[str, dict[str, object], str]] = [
     ("pack", {"task": "fix it", "budget": "lots"}, "budget: 'lots' is not of type 'integer'"),
     ("pack", {"task": "fix it", "budget": 0}, "budget: 0 is less than the minimum of 1"),
     ("pack", {"task": "fix it", "budgit": 3000}, "'budgit' was unexpected"),
-    ("pack", {"task": "fix it", "compression": "extreme"}, "compression must be one of"),
+    ("pack", {"task": "fix it", "compression": "extreme"}, "`compression` must be one of"),
     ("pack", {"task": "fix it", "budget": 40}, "budget of 40 tokens cannot hold"),
     ("pack", {"task": "fix it", "model": "no-such-model-9"}, "no-such-model-9"),
     ("query", {"task": "x", "kind": ["gadget"]}, "gadget"),

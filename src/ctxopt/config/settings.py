@@ -19,7 +19,7 @@ from typing import Any
 from ctxopt.config.environment import OTHER_VARIABLES, odd_background_values
 from ctxopt.config.paths import INDEX_DIR, DbLocation, is_object_store, object_store_uri, user_cache
 from ctxopt.config.values import CHECKS, LIST_FIELDS, WEIGHT_NAMES, parse_env
-from ctxopt.errors import UsageError
+from ctxopt.errors import FLAGS, UsageError, Worded
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -204,8 +204,7 @@ class _Merge:
         try:
             clean = CHECKS[name](value)
         except ValueError as exc:
-            where = flag_name(name) if source == "flag" else f"{source}: {name}"
-            raise UsageError(f"{where} {exc}, got {value!r}") from None
+            raise UsageError(_bad_value(name, value, source, str(exc))) from None
         if name == "db":
             clean = _db_path(clean, self.root, source)
         if name in LIST_FIELDS:
@@ -247,12 +246,25 @@ def _flag_value(name: str, value: object) -> object:
     return value
 
 
-FLAG_NAMES = {"top_k": "--top"}
+OPTION_NAMES = {"top_k": "top"}  # fields whose flag and tool argument are named otherwise
+
+
+def option_name(field_name: str) -> str:
+    """The option that sets a field: `top` for top_k (`--top`, the tool argument `top`)."""
+    return OPTION_NAMES.get(field_name, field_name)
 
 
 def flag_name(field_name: str) -> str:
     """The command-line flag that sets a field."""
-    return FLAG_NAMES.get(field_name, "--" + field_name.replace("_", "-"))
+    return FLAGS(option_name(field_name))
+
+
+def _bad_value(name: str, value: object, source: str, reason: str) -> str | Worded:
+    """What is wrong with a value, naming where it came from: a file or variable, or the
+    option of the call (a flag, or a tool's argument)."""
+    if source != "flag":
+        return f"{source}: {name} {reason}, got {value!r}"
+    return lambda names: f"{names(option_name(name))} {reason}, got {value!r}"
 
 
 def load_settings(

@@ -107,7 +107,9 @@ def check_diff_ref(ref: str | None) -> None:
     """Refuse a --diff-ref git would read as an option (`--output=FILE` writes any file) or
     that holds a control character; revisions such as `main~2`, `v1.0^` and `@{u}` pass."""
     if ref is not None and (not ref.strip() or ref.startswith("-") or _CONTROL.search(ref)):
-        raise UsageError(f"--diff-ref {ref!r} is not a commit, branch or tag")
+        raise UsageError(
+            lambda names: f"{names('diff_ref')} {ref!r} is not a commit, branch or tag"
+        )
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -126,12 +128,16 @@ def _check_range(root: Path, request: ChangeRequest, commits: tuple[str, str]) -
     """A range's new side must be the commit checked out: the pack shows the work tree's code,
     and the diff's line numbers are laid on it."""
     if request.staged:
-        raise UsageError(f"--staged takes a commit, not the range {request.ref!r}")
+        raise UsageError(
+            lambda names: f"{names('staged')} takes a commit, not the range {request.ref!r}"
+        )
     new_side, head = _commit_of(root, commits[1]), _commit_of(root, "HEAD")
     if new_side != head:
         raise UsageError(
-            f"--diff-ref {request.ref}: {commits[1]} is not the commit checked out, and a pack "
-            f"shows the checked-out code; check out {commits[1]} first"
+            lambda names: (
+                f"{names('diff_ref')} {request.ref}: {commits[1]} is not the commit "
+                f"checked out, and a pack shows the checked-out code; check out {commits[1]} first"
+            )
         )
 
 
@@ -143,7 +149,9 @@ def _commit_of(root: Path, revision: str) -> str:
     except OSError as exc:
         raise UsageError(f"git is not available: {exc.strerror}") from exc
     if done.returncode != 0:
-        raise UsageError(f"--diff-ref: {revision!r} is not a commit, branch or tag here")
+        raise UsageError(
+            lambda names: f"{names('diff_ref')}: {revision!r} is not a commit, branch or tag here"
+        )
     return done.stdout.decode().strip()
 
 

@@ -29,7 +29,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ctxopt.errors import IndexBusyError, StorageError
+from ctxopt.errors import IndexBusyError, StorageError, Worded, wait_words
 from ctxopt.index.location import RemoteIndex
 
 LEASE_NAME = "index.lock"
@@ -73,11 +73,11 @@ def _write_lease(location: RemoteIndex, owner: str, seconds: float) -> None:
     location.write_text(LEASE_NAME, json.dumps(lease))
 
 
-def busy_message(location: RemoteIndex, lease: Lease) -> str:
+def busy_message(location: RemoteIndex, lease: Lease) -> Worded:
     left = max(0, round(lease.expires - time.time()))
-    return (
+    return lambda names: (
         f"another ctxopt index is running on {location} ({lease.holder()}; its lease "
-        f"expires in {left} s unless renewed); wait for it or pass --wait"
+        f"expires in {left} s unless renewed); {wait_words(names)}"
     )
 
 

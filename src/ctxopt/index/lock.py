@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ctxopt.config.paths import DbLocation
-from ctxopt.errors import IndexBusyError, IndexReadOnlyError
+from ctxopt.errors import IndexBusyError, IndexReadOnlyError, Worded, wait_words
 from ctxopt.index.lease import lease_lock
 from ctxopt.index.location import RemoteIndex, locate
 
@@ -80,9 +80,9 @@ def _lock_lines(db: Path) -> list[str]:
         return []
 
 
-def busy_message(db: Path, pid: int | None) -> str:
+def busy_message(db: Path, pid: int | None) -> Worded:
     who = f" (pid {pid})" if pid else ""
-    return f"another ctxopt index is running on {db}{who}; wait for it or pass --wait"
+    return lambda names: f"another ctxopt index is running on {db}{who}; {wait_words(names)}"
 
 
 @contextlib.contextmanager

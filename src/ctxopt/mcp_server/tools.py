@@ -20,7 +20,7 @@ from pydantic import Field
 
 from ctxopt import __version__
 from ctxopt.config.values import COMPRESSIONS, FORMATS
-from ctxopt.errors import CtxoptError, IndexIncompleteError, IndexMissingError
+from ctxopt.errors import CtxoptError, IndexIncompleteError, IndexMissingError, Naming
 from ctxopt.mcp_server import answers
 from ctxopt.mcp_server.schema_check import SchemaCheck, closed
 from ctxopt.mcp_server.service import PackCall, QueryCall, RepoService
@@ -61,15 +61,22 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
 @contextmanager
-def tool_errors() -> Iterator[None]:
-    """ctxopt's expected errors as tool errors: the message, no traceback; a missing or
+def tool_errors(names: Naming) -> Iterator[None]:
+    """ctxopt's expected errors as tool errors: the message, no traceback, naming the tools'
+    arguments (`budget`) where the CLI's names its flags (`--budget`); a missing or
     incomplete index also names what an agent can do itself, the refresh tool."""
     try:
         yield
     except (IndexMissingError, IndexIncompleteError) as exc:
-        raise ToolError(f"{exc} (or call the refresh tool)") from exc
+        raise ToolError(f"{exc.worded(names)} (or call the refresh tool)") from exc
     except CtxoptError as exc:
-        raise ToolError(str(exc)) from exc
+        raise ToolError(exc.worded(names)) from exc
+
+
+def argument_names(tools: list[Tool]) -> Naming:
+    """Options named as the arguments of these tools; other options (`wait`) they lack."""
+    known = frozenset(name for tool in tools for name in tool.parameters["properties"])
+    return Naming(flags=False, known=known)
 
 
 def build_tools(service: RepoService) -> list[Tool]:
@@ -105,7 +112,7 @@ def build_tools(service: RepoService) -> list[Tool]:
             no_tests=no_tests,
             refresh=refresh,
         )
-        with tool_errors():
+        with tool_errors(names):
             result, freshness = service.query(call)
         return answers.query_answer(result, freshness, explain=explain)
 
@@ -168,7 +175,7 @@ def build_tools(service: RepoService) -> list[Tool]:
             staged=staged,
             refresh=refresh,
         )
-        with tool_errors():
+        with tool_errors(names):
             result = service.pack(call)
         return answers.pack_answer(result)
 
@@ -182,7 +189,7 @@ def build_tools(service: RepoService) -> list[Tool]:
         ],
     ) -> CallToolResult:
         """One indexed chunk as it now stands in its file (secrets redacted)."""
-        with tool_errors():
+        with tool_errors(names):
             return answers.chunk_answer(service.chunk(id))
 
     def read_file(
@@ -198,13 +205,13 @@ def build_tools(service: RepoService) -> list[Tool]:
         most a call: a longer range is cut, `truncated` true and `next_line` where to read
         on; secrets redacted). Paths outside the repository and files the index skips are
         refused."""
-        with tool_errors():
+        with tool_errors(names):
             return answers.lines_answer(service.lines(path, start_line, end_line))
 
     def refresh() -> CallToolResult:
         """Re-index the files changed since the index was built (incremental); builds the
         index when there is none."""
-        with tool_errors():
+        with tool_errors(names):
             return answers.refresh_answer(service.refresh())
 
     def stats(
@@ -213,7 +220,7 @@ def build_tools(service: RepoService) -> list[Tool]:
     ) -> CallToolResult:
         """The index's figures: files, chunks and tokens per language and folder, the
         largest files, size, embedder, freshness, secrets found, compression per level."""
-        with tool_errors():
+        with tool_errors(names):
             return answers.stats_answer(service.stats(depth, top))
 
     read_only: list[Callable[..., CallToolResult]] = [query, pack, read_chunk, read_file, stats]
@@ -221,6 +228,7 @@ def build_tools(service: RepoService) -> list[Tool]:
     tools.append(Tool.from_function(refresh))
     for tool in tools:
         tool.parameters = closed(tool.parameters)
+    names = argument_names(tools)  # read by the tools above when called
     return tools
 
 

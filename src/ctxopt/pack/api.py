@@ -182,22 +182,27 @@ def pack_query_result(
                 f"{short.elided_lines:,} of its lines ({short.elided_tokens:,} tokens) are "
                 "elided in the prompt, its start and end kept; raise --budget to keep it whole"
             )
+    budget_words = _budget_words(budget, model_budget, factor)
     if fixed > budget:
         shortened = (
             f" (from {SMALL_BUDGET:,} a long task is shortened)" if budget < SMALL_BUDGET else ""
         )
         works = math.ceil((least if hits else fixed) * factor)  # the smallest that packs
         raise BudgetError(
-            f"the budget of {_budget_words(budget, model_budget, factor)} cannot hold even the "
-            f"task and headers ({fixed:,} tokens); raise --budget to at least {works:,}"
-            f"{shortened} or pick a --model with a larger window"
+            lambda names: (
+                f"the budget of {budget_words} cannot hold even the task and headers "
+                f"({fixed:,} tokens); raise {names('budget')} to at least {works:,}{shortened} "
+                f"or pick a {names('model')} with a larger window"
+            )
         )
     if hits and budget < least:
+        needed = math.ceil(least * factor)
         raise BudgetError(
-            f"the budget of {_budget_words(budget, model_budget, factor)} holds the task and "
-            f"headers ({fixed:,} "
-            f"tokens) but not one entry of code: that takes {least:,}; raise --budget to "
-            f"at least {math.ceil(least * factor):,} (or pick a --model with a larger window)"
+            lambda names: (
+                f"the budget of {budget_words} holds the task and headers ({fixed:,} "
+                f"tokens) but not one entry of code: that takes {least:,}; raise {names('budget')} "
+                f"to at least {needed:,} (or pick a {names('model')} with a larger window)"
+            )
         )
     if budget < SMALL_BUDGET:
         warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ctxopt.errors import UsageError
+from ctxopt.errors import UsageError, Worded
 from ctxopt.languages import KNOWN_LANGUAGES, language_name
 from ctxopt.types import ChunkKind
 
@@ -16,8 +16,8 @@ def checked_languages(values: Sequence[str]) -> tuple[str, ...]:
     for text in values:
         name = language_name(text)
         if name is None:
-            known = ", ".join(sorted(KNOWN_LANGUAGES))
-            raise UsageError(f"--lang {text!r} is not a language ctxopt knows; use one of {known}")
+            known = sorted(KNOWN_LANGUAGES)
+            raise UsageError(_unknown("lang", text, "a language ctxopt knows", known))
         names.append(name)
     return tuple(dict.fromkeys(names))
 
@@ -29,6 +29,11 @@ def checked_kinds(values: Sequence[str]) -> tuple[str, ...]:
     for text in values:
         kind = text.strip().lower()
         if kind not in known:
-            raise UsageError(f"--kind {text!r} is not a chunk kind; use one of {', '.join(known)}")
+            raise UsageError(_unknown("kind", text, "a chunk kind", known))
         kinds.append(kind)
     return tuple(dict.fromkeys(kinds))
+
+
+def _unknown(option: str, text: str, what: str, known: Sequence[str]) -> Worded:
+    """The message for a value that is not what the option takes, naming the option."""
+    return lambda names: f"{names(option)} {text!r} is not {what}; use one of {', '.join(known)}"
