@@ -7,7 +7,7 @@ import pytest
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.render_stats import index_summary
 from ctxopt.types import IndexStats
-from ctxopt.wording import percent, plural, shown_path
+from ctxopt.wording import byte_size, percent, plural, shown_path
 
 
 @pytest.mark.parametrize(
@@ -59,3 +59,22 @@ def test_shown_path_quotes_only_names_that_would_break_a_line(path: str, expecte
 )
 def test_percent_never_rounds_up_to_a_share_not_reached(value: float, expected: str) -> None:
     assert percent(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [
+        (0, "0 bytes"),
+        (1, "1 byte"),
+        (999, "999 bytes"),
+        (1000, "1.0 KB"),
+        (28_410, "28.4 KB"),
+        (999_949, "999.9 KB"),
+        (999_950, "1.0 MB"),
+        (3_140_000, "3.1 MB"),
+        (1_234_000_000, "1.2 GB"),
+        (12_345_000_000_000, "12,345.0 GB"),
+    ],
+)
+def test_byte_size(count: int, expected: str) -> None:
+    assert byte_size(count) == expected

@@ -24,6 +24,17 @@ def percent(value: float) -> str:
     return f"{shown:.1f}%"
 
 
+def byte_size(count: int) -> str:
+    """A size in bytes at a scale a reader takes in, in decimal units as disks are sold:
+    "512 bytes", "28.4 KB", "3.1 MB", "1.2 GB" (a small index is not "0.0 MB")."""
+    if count < 1000:
+        return plural(count, "byte")
+    for unit, scale in (("KB", 1e3), ("MB", 1e6)):
+        if count < 999.95 * scale:  # what would round up to 1000.0 takes the next unit
+            return f"{count / scale:.1f} {unit}"
+    return f"{count / 1e9:,.1f} GB"
+
+
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 

@@ -241,3 +241,13 @@ def test_a_tasks_file_with_a_byte_order_mark_or_in_utf16_is_read(
         result = cli("stats", "--path", str(indexed_repo), "--tasks-file", str(tasks), "--json")
         assert result.code == 0, result.err
         assert [t["task"] for t in result.json()["tasks"]] == [TASK]
+
+
+def test_a_small_index_size_is_shown_in_kb(indexed_repo: Path, cli: CliRunner) -> None:
+    exact = json.loads(cli("stats", "--path", str(indexed_repo), "--json").out)["size_bytes"]
+    assert isinstance(exact, int) and 1000 < exact < 999_950  # JSON: exact bytes
+    shown = f"{exact / 1000:.1f} KB on disk"
+    text = cli("stats", "--path", str(indexed_repo), "--top", "0").out
+    assert f"({shown})" in text and "MB" not in text
+    markdown = cli("stats", "--path", str(indexed_repo), "--top", "0", "--markdown").out
+    assert f"index {shown};" in markdown

@@ -14,9 +14,9 @@ from ctxopt.cli.stats_words import (
     counting_note,
     gate_message,
     growth_text,
+    index_size,
     money,
 )
-from ctxopt.config.paths import is_object_store
 from ctxopt.wording import percent, plural
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def report_table(terminal: Terminal, report: IndexReport, *, top: int = 10) -> N
     terminal.out.print(
         f"{plural(report.files, 'file')}, {plural(report.chunks, 'chunk')}, "
         f"{plural(report.tokens, 'token')}\n"
-        f"index: {report.db_path} ({_size(report)})\n"
+        f"index: {report.db_path} ({index_size(report)})\n"
         f"embedder: {report.embedder} ({report.dimensions} dimensions)\n"
         f"ranking weights: {report.ranking}\n"
         f"ranking evidence: {plural(report.history_commits, 'past commit message')}\n"
@@ -189,10 +189,3 @@ def secrets_line(counts: dict[str, int]) -> str:
         return "none found"
     kinds = ", ".join(f"{kind} {count}" for kind, count in counts.items())
     return f"{sum(counts.values()):,} ({kinds})"
-
-
-def _size(report: IndexReport) -> str:
-    """The index's size on disk; an index on object storage is not on this disk."""
-    if is_object_store(report.db_path):
-        return "on object storage"
-    return f"{report.size_bytes / 1e6:.1f} MB on disk"

@@ -9,6 +9,7 @@ from ctxopt.cli.stats_words import (
     counting_note,
     gate_message,
     growth_text,
+    index_size,
     money,
 )
 from ctxopt.wording import percent, plural
@@ -39,7 +40,8 @@ def _index(report: StatsReport, top: int) -> list[str]:
         "### Index",
         "",
         f"{index.files:,} files, {index.chunks:,} chunks, **{index.tokens:,} tokens**; "
-        f"embedder {cell(index.embedder)}; files changed since indexing: {index.changed_since}.",
+        f"index {index_size(index)}; embedder {cell(index.embedder)}; "
+        f"files changed since indexing: {index.changed_since}.",
         "",
         f"Ranking weights: {cell(index.ranking)}." if index.ranking else "",
         "",

@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ctxopt.config.paths import is_object_store
 from ctxopt.pack.gates import Gate
+from ctxopt.wording import byte_size
 
 if TYPE_CHECKING:
     from ctxopt.app.stats_report import StatsReport
+    from ctxopt.index.stats import IndexReport
     from ctxopt.pack.baseline import Growth
     from ctxopt.pack.gates import GateFailure
+
+
+def index_size(index: IndexReport) -> str:
+    """The index's size on disk ("28.4 KB on disk"); an index on object storage is not on
+    this disk."""
+    if is_object_store(index.db_path):
+        return "on object storage"
+    return f"{byte_size(index.size_bytes)} on disk"
 
 
 def money(value: float) -> str:
