@@ -251,3 +251,36 @@ def test_a_small_index_size_is_shown_in_kb(indexed_repo: Path, cli: CliRunner) -
     assert f"({shown})" in text and "MB" not in text
     markdown = cli("stats", "--path", str(indexed_repo), "--top", "0", "--markdown").out
     assert f"index {shown};" in markdown
+
+
+def big_class_module() -> str:
+    """A class big enough to be split: its outline is a chunk beside its methods."""
+    lines = ["class Engine:", '    """Runs queued jobs."""', ""]
+    for i in range(40):
+        lines += [f"    def stage_{i}(self, job):", f'        """Stage {i} of a job."""']
+        lines += [f"        job.record({i}, step={j}, total=self.total_{j})" for j in range(10)]
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def test_the_compression_line_says_class_outlines_are_left_out(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    repo = sample_repo(tmp_path)
+    write_files(repo, {"engine.py": big_class_module()})
+    commit_all(repo)
+    assert cli("index", str(repo), "--quiet").code == 0
+    done = cli("stats", "--path", str(repo), "--json")
+    assert done.code == 0, done.err
+    report = json.loads(done.out)
+    c = report["compression"]
+    assert c["outline_chunks"] >= 1 and not c["sampled"]
+    assert c["index_chunks"] + c["outline_chunks"] == report["chunks"]  # the numbers agree
+    assert c["index_tokens"] + c["outline_tokens"] == report["tokens"]
+    outlines = "class outline" + ("" if c["outline_chunks"] == 1 else "s")
+    line = (
+        f"all {c['index_chunks']:,} code chunks ({c['index_tokens']:,} tokens; "
+        f"{c['outline_chunks']:,} {outlines} of {c['outline_tokens']:,} tokens left out)"
+    )
+    for flags in ((), ("--markdown",)):
+        assert line in cli("stats", "--path", str(repo), "--top", "0", *flags).out, flags

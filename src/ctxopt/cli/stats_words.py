@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ctxopt.config.paths import is_object_store
 from ctxopt.pack.gates import Gate
-from ctxopt.wording import byte_size
+from ctxopt.wording import byte_size, plural
 
 if TYPE_CHECKING:
     from ctxopt.app.stats_report import StatsReport
@@ -62,10 +62,15 @@ def counting_note(report: StatsReport) -> str:
 
 def compression_note(report: StatsReport) -> str:
     c = report.compression
+    outlines = (
+        f"; {plural(c.outline_chunks, 'class outline')} of {c.outline_tokens:,} tokens left out"
+        if c.outline_chunks
+        else ""
+    )
     scope = (
-        f"a sample of {c.chunks:,} of {c.index_chunks:,} chunks ({c.tokens:,} of "
-        f"{c.index_tokens:,} tokens)"
+        f"a sample of {c.chunks:,} of {c.index_chunks:,} code chunks ({c.tokens:,} of "
+        f"{c.index_tokens:,} tokens{outlines})"
         if c.sampled
-        else f"all {c.chunks:,} chunks ({c.tokens:,} tokens)"
+        else f"all {c.chunks:,} code chunks ({c.tokens:,} tokens{outlines})"
     )
     return f"Compression measured on the stored chunk text of {scope}; nothing re-parsed."

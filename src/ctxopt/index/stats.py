@@ -110,6 +110,20 @@ def stored_chunks(reader: IndexReader) -> list[StoredChunk]:
     ]
 
 
+@dataclass(frozen=True)
+class ChunkTotals:
+    chunks: int
+    tokens: int
+
+
+def outline_totals(reader: IndexReader) -> ChunkTotals:
+    """The class outlines (summary chunks of split classes) that `stored_chunks` leaves
+    out: how many and their tokens."""
+    table = reader.dataset(schema.CHUNKS).to_table(columns=["tokens", "summary"])
+    counts = [row["tokens"] for row in table.to_pylist() if row["summary"]]
+    return ChunkTotals(len(counts), sum(counts))
+
+
 def folder_size(path: DbLocation) -> int:
     """Bytes under a local index folder (0 for an index on object storage: it is not on
     this disk, and listing every object to sum them would cost a request per thousand)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ctxopt import tokens
-from ctxopt.index.stats import stored_chunks
+from ctxopt.index.stats import outline_totals, stored_chunks
 from ctxopt.index.store import IndexReader
 from ctxopt.pack.compress import LEVELS, compress
 
@@ -31,9 +31,11 @@ class LevelRatio:
 class CompressionReport:
     chunks: int  # chunks measured
     tokens: int  # their tokens, uncompressed
-    index_chunks: int  # chunks in the index (summaries left out)
+    index_chunks: int  # code chunks in the index (class outlines left out)
     index_tokens: int
     levels: tuple[LevelRatio, ...]
+    outline_chunks: int = 0  # class outlines (summaries of split classes), not measured:
+    outline_tokens: int = 0  # their methods are chunks too
 
     @property
     def sampled(self) -> bool:
@@ -69,10 +71,13 @@ def compression_ratios(
         )
         for level in LEVELS
     )
+    outlines = outline_totals(reader)
     return CompressionReport(
         chunks=len(measured),
         tokens=base,
         index_chunks=len(everything),
         index_tokens=sum(c.tokens for c in everything),
         levels=levels,
+        outline_chunks=outlines.chunks,
+        outline_tokens=outlines.tokens,
     )
