@@ -284,3 +284,25 @@ def test_the_compression_line_says_class_outlines_are_left_out(
     )
     for flags in ((), ("--markdown",)):
         assert line in cli("stats", "--path", str(repo), "--top", "0", *flags).out, flags
+
+
+def test_max_growth_gates_the_repository_not_a_folder_as_readme_says(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "Folders are shown, never gated, however much one grew" in readme
+    repo = sample_repo(tmp_path)
+    assert cli("index", str(repo), "--quiet").code == 0
+    baseline = tmp_path / "baseline.json"
+    assert cli("stats", "--path", str(repo), "--json-file", str(baseline), "-q").code == 0
+    settings = repo / "config" / "settings.yaml"
+    extra = "".join(f"\nregion_{n}:\n  warehouse: north-{n}\n  dock: {n}\n" for n in range(12))
+    settings.write_text(settings.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    commit_all(repo, "grow the settings")
+    assert cli("index", str(repo), "--quiet").code == 0
+    args = ["stats", "--path", str(repo), "--baseline", str(baseline), "--max-growth", "50"]
+    report = cli(*args, "--json")
+    diff = report.json()["baseline"]
+    (folder,) = [g for g in diff["folders"] if g["subject"] == "config"]
+    assert folder["percent"] > 50 > diff["repository"]["percent"] > 0
+    assert report.code == 0, report.err  # the folder grew past the limit: not gated
