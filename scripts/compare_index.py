@@ -9,8 +9,9 @@ meta table is left out (it holds the run's time and statistics)."""
 
 from __future__ import annotations
 
+import argparse
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 KEYS = {"chunks": "id", "files": "path", "graph": None}
 
@@ -61,5 +62,29 @@ def compare(db_a: str, db_b: str) -> int:
     return differences
 
 
+class OneLineErrors(argparse.ArgumentParser):
+    """A usage error in one line (argparse's own prints the usage, then the error)."""
+
+    def error(self, message: str) -> NoReturn:
+        usage = self.format_usage().strip().removeprefix("usage: ")
+        self.exit(2, f"{self.prog}: {message} (usage: {usage}; --help for more)\n")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """DB_A and DB_B; --help describes them; a missing one is a one-line usage error."""
+    parser = OneLineErrors(
+        description=__doc__.splitlines()[0],
+        epilog="Exit status: 0 identical, 1 something differs, 2 bad usage.",
+    )
+    parser.add_argument("db_a", metavar="DB_A", help="an index folder (`ctxopt index --db`)")
+    parser.add_argument("db_b", metavar="DB_B", help="the index folder to compare it with")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    return 1 if compare(args.db_a, args.db_b) else 0
+
+
 if __name__ == "__main__":
-    sys.exit(1 if compare(sys.argv[1], sys.argv[2]) else 0)
+    sys.exit(main())

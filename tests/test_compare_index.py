@@ -56,3 +56,21 @@ def test_differences_are_named_by_column(tmp_path: Path) -> None:
     assert zero.returncode == 1 and "chunks.vector" in zero.stdout
     short = compare(tmp_path / "a", tmp_path / "short")
     assert short.returncode == 1 and "chunks: schema or row count differs" in short.stdout
+
+
+def run_script(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True)
+
+
+def test_help_describes_the_arguments() -> None:
+    done = run_script("--help")
+    assert done.returncode == 0, done.stderr
+    assert "DB_A" in done.stdout and "DB_B" in done.stdout and "Exit status" in done.stdout
+
+
+def test_a_missing_argument_is_a_one_line_usage_error() -> None:
+    for args in ((), ("only_one",)):
+        done = run_script(*args)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+        assert "required: " in done.stderr and "DB_B" in done.stderr
