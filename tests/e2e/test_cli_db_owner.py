@@ -56,15 +56,20 @@ def test_a_db_that_is_the_repository_or_a_source_folder_is_refused(
     tmp_path: Path, cli: CliRunner
 ) -> None:
     billing = _repo(tmp_path, "billing", "def refund_invoice(invoice):\n    return invoice\n")
-    source = billing / "billing.py"
-    for db, why in ((billing, "is the repository folder itself"), (tmp_path, "holds other files")):
+    (billing / "docs").mkdir()
+    (billing / "docs" / "guide.md").write_text("# Refunds\n")
+    for db, why in (
+        (billing, "is the repository folder itself"),
+        (tmp_path, f"holds the repository {billing}"),
+        (billing / "docs", "holds other files (guide.md), not an index"),
+    ):
         refused = cli("index", str(billing), "--db", str(db))
         assert_one_line_error(refused)
         assert why in refused.err
-    assert sorted(p.name for p in billing.iterdir()) == [".git", "billing.py"]  # nothing written
-    assert source.read_text() == "def refund_invoice(invoice):\n    return invoice\n"
+    assert sorted(p.name for p in billing.iterdir()) == [".git", "billing.py", "docs"]
+    assert sorted(p.name for p in (billing / "docs").iterdir()) == ["guide.md"]  # nothing written
     inside = billing / "index"
     assert cli("index", str(billing), "--db", str(inside), "--quiet").code == 0
     again = cli("index", str(billing), "--db", str(inside), "--json")
     assert again.code == 0, again.err
-    assert again.json()["files"] == 1  # type: ignore[index]  # its own files are not read
+    assert again.json()["files"] == 2  # type: ignore[index]  # its own files are not read

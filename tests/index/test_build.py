@@ -8,7 +8,7 @@ import lance
 import pytest
 
 from ctxopt.config.settings import load_settings
-from ctxopt.errors import IndexMismatchError
+from ctxopt.errors import IndexMismatchError, UsageError
 from ctxopt.index.build import build_index
 from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader, ignore_self
@@ -312,9 +312,14 @@ def test_a_users_existing_folder_is_not_marked_ignored(tmp_path: Path) -> None:
     repo = small_repo(tmp_path)
     write_files(repo, {"shared/notes.txt": "mine\n"})
     settings = load_settings(repo, {"db": repo / "shared"})
-    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    with pytest.raises(UsageError, match="holds other files"):  # they would leave the index
+        build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
     assert not (repo / "shared" / ".gitignore").exists()
     assert "?? shared/" in git(repo, "status", "--porcelain")
+    elsewhere = tmp_path / "indexes"
+    write_files(elsewhere, {"notes.txt": "mine\n"})
+    build_index(load_settings(repo, {"db": elsewhere}), embedder=HashEmbedder(), workers=IN_PROCESS)
+    assert not (elsewhere / ".gitignore").exists() and (elsewhere / "notes.txt").exists()
 
 
 def test_ignore_self_writes_nothing_for_object_storage(

@@ -37,8 +37,8 @@ _OURS = (".gitignore", "index.lock")  # what a first run writes before its first
 
 
 def check_index_folder(db: DbLocation, root: Path) -> None:
-    """Refuse a local --db that is the repository itself or a folder of other files (a
-    source folder): the index would leave those files out of itself, or read its own."""
+    """Refuse a local --db that is the repository itself or a folder of the repository's
+    files (`--db src`): the index would leave those files out of itself, or read its own."""
     if is_object_store(db):
         return
     folder = Path(db)
@@ -47,6 +47,13 @@ def check_index_folder(db: DbLocation, root: Path) -> None:
             f"--db {folder} is the repository folder itself; give the index a folder of its "
             f"own (the default is {root / INDEX_DIR})"
         )
+    if root.is_relative_to(folder):
+        raise UsageError(
+            f"--db {folder} holds the repository {root}; give the index a folder of its own "
+            f"(the default is {root / INDEX_DIR})"
+        )
+    if not folder.is_relative_to(root):
+        return  # the user's own folder elsewhere: the index may live among other files
     try:
         with os.scandir(folder) as listing:
             names = [entry.name for entry in listing]
