@@ -82,7 +82,7 @@ class BarProgress:
         self.terminal = terminal
         self._bar: Progress | None = None
         self._task: Any = None
-        self._enabled = not terminal.quiet and terminal.err.is_terminal
+        self._enabled = not terminal.quiet and sys.stderr.isatty() and terminal.err.is_terminal
 
     def start(self, total: int, description: str) -> None:
         if not self._enabled or total == 0:

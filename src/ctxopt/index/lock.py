@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -37,10 +38,16 @@ def holder(db: Path) -> int | None:
     return int(first[0]) if first and first[0].isdigit() else None
 
 
-def held_for_refresh(db: Path) -> bool:
+def held_for_refresh(db: Path, *, settle_s: float = 0.5) -> bool:
     """Whether the lock's holder (or last holder) is the short refresh before a query or a
-    pack, rather than a `ctxopt index` run of any length."""
-    return _lock_lines(db)[1:2] == [REFRESH]
+    pack, rather than a `ctxopt index` run of any length.  A holder that has just taken the
+    lock writes its note a moment later: an empty note is read again for up to settle_s."""
+    deadline = time.monotonic() + settle_s
+    lines = _lock_lines(db)
+    while not lines and time.monotonic() < deadline:
+        time.sleep(0.02)
+        lines = _lock_lines(db)
+    return lines[1:2] == [REFRESH]
 
 
 def running_builder(db: DbLocation) -> int | None:
