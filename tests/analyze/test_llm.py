@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -140,3 +141,39 @@ def test_truncation_keeps_what_is_known_and_the_last_characters() -> None:
     assert "earlier insight" in memory.running_insights and Entity("Acme") in memory.key_entities
     bare = truncated_memory(Memory(), None, text, 1000)
     assert bare.carried_text == text[-len(bare.carried_text) :]
+
+
+def test_an_answer_past_the_cap_is_cut_off_and_the_command_killed(tmp_path: Path) -> None:
+    """A command that prints far more than any answer and then holds its output open: it is
+    stopped once the answer passes MAX_ANSWER_BYTES, a failed step like a timeout (before,
+    every byte was kept in memory until --timeout: `yes '{"insights": [1]}'` reached 6.5 GB)."""
+    from ctxopt.analyze.pipes import MAX_ANSWER_BYTES
+
+    pids = tmp_path / "pids"
+    script = tmp_path / "floods.py"
+    script.write_text(
+        "import os, sys, time\n"
+        f"open({str(pids)!r}, 'a').write(f'{{os.getpid()}}\\n')\n"
+        "line = b'{\"insights\": [1]}\\n' * 4096\n"
+        f"for _ in range({3 * MAX_ANSWER_BYTES} // len(line)):\n"
+        "    sys.stdout.buffer.write(line)\n"
+        "sys.stdout.flush()\n"
+        "time.sleep(3600)\n"
+    )
+    result = call_json([sys.executable, str(script)], "say 42", lambda v: v, timeout=20)
+    assert [a.outcome for a in result.attempts] == [Outcome.TOO_LONG, Outcome.TOO_LONG]
+    assert "MiB" in result.detail and "stopped" in result.detail
+    assert all(0 < len(a.answer) <= MAX_ANSWER_BYTES // 16 for a in result.attempts)
+    for pid in pids.read_text().split():  # both runs were killed, not left printing
+        with pytest.raises(ProcessLookupError):
+            os.kill(int(pid), 0)
+
+
+def test_an_endless_answer_ends_at_the_cap_long_before_the_timeout() -> None:
+    """`yes` as the LLM command: bounded by the cap, not by --timeout."""
+    import time
+
+    started = time.monotonic()
+    result = call_json(["yes", '{"insights": [1]}'], "x", lambda v: v, timeout=120)
+    assert result.outcome is Outcome.TOO_LONG and len(result.attempts) == 2
+    assert time.monotonic() - started < 30

@@ -1,30 +1,29 @@
 """The external LLM command: prompt on stdin, answer on stdout, with a timeout and one repair.
 
 Any command works (``llm -m X``, ``claude -p``, ``ollama run M``).  An answer that
-exits non-zero, runs past the timeout, or is not the asked-for JSON gets one retry
-with a repair instruction; the outcome is data (``Outcome``), never parsed text.
+exits non-zero, runs past the timeout, passes MAX_ANSWER_BYTES (the command is stopped
+there), or is not the asked-for JSON gets one retry with a repair instruction; the
+outcome is data (``Outcome``), never parsed text.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import shutil
-import signal
-import subprocess
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
 from ctxopt.analyze.memory import ShapeError
+from ctxopt.analyze.pipes import MAX_ANSWER_BYTES, Ending, run_command
 from ctxopt.analyze.prompts import repair_prompt
 from ctxopt.errors import UsageError
 
 T = TypeVar("T")
 MAX_SHOWN_ERROR = 200
+KEPT_OF_TOO_LONG = 64 * 1024  # characters of an answer past MAX_ANSWER_BYTES kept in the record
 
 
 class Outcome(str, Enum):
@@ -32,6 +31,7 @@ class Outcome(str, Enum):
     REPAIRED = "repaired"  # the first answer failed, the repair succeeded
     EXIT = "exit"  # non-zero exit
     TIMEOUT = "timeout"
+    TOO_LONG = "too_long"  # the command printed more than MAX_ANSWER_BYTES and was stopped
     NOT_JSON = "not_json"  # no JSON object, or one cut off
     WRONG_SHAPE = "wrong_shape"  # JSON, but not the asked-for object
 
@@ -74,62 +74,21 @@ def command_argv(command: str) -> list[str]:
 
 
 def run_once(argv: list[str], prompt: str, timeout: float) -> tuple[Outcome, str, str]:
-    """Send prompt on stdin; (outcome so far, stdout, detail).  Kills the group on timeout."""
-    process = subprocess.Popen(
-        argv,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    try:
-        out, err = _answer(process, prompt.encode("utf-8"), timeout)
-    except subprocess.TimeoutExpired:
-        _kill_group(process)
-        process.communicate()
+    """Send prompt on stdin; (outcome so far, stdout, detail).  Kills the group on timeout
+    and when the answer passes MAX_ANSWER_BYTES."""
+    output = run_command(argv, prompt.encode("utf-8"), timeout)
+    answer = output.stdout.decode("utf-8", errors="replace")
+    if output.ending is Ending.TIMEOUT:
         return Outcome.TIMEOUT, "", f"no answer within {timeout:g} s (--timeout)"
-    except BaseException:
-        _kill_group(process)
-        raise
-    answer = out.decode("utf-8", errors="replace")
-    if process.returncode != 0:
-        message = " ".join(err.decode("utf-8", errors="replace").split())[:MAX_SHOWN_ERROR]
-        return Outcome.EXIT, answer, f"exit code {process.returncode}: {message}".rstrip(": ")
+    if output.ending is Ending.TOO_LONG:  # its start is kept for inspection, not all of it
+        size = f"{MAX_ANSWER_BYTES // 2**20} MiB"
+        detail = f"the command printed more than {size}, far more than an answer; it was stopped"
+        return Outcome.TOO_LONG, answer[:KEPT_OF_TOO_LONG], detail
+    if output.returncode != 0:
+        message = " ".join(output.stderr.decode("utf-8", errors="replace").split())
+        detail = f"exit code {output.returncode}: {message[:MAX_SHOWN_ERROR]}"
+        return Outcome.EXIT, answer, detail.rstrip(": ")
     return Outcome.OK, answer, ""
-
-
-def _answer(process: subprocess.Popen[bytes], data: bytes, timeout: float) -> tuple[bytes, bytes]:
-    """The command's stdout and stderr: read until both close, or, once the command itself
-    has ended, PIPE_GRACE seconds more (a process it left behind may hold them open: its
-    answer is complete, and waiting for --timeout would throw it away).  TimeoutExpired
-    when the command runs past timeout."""
-    deadline = time.monotonic() + timeout
-    ended: float | None = None
-    sent = False
-    while True:
-        try:
-            return process.communicate(None if sent else data, timeout=POLL_SECONDS)
-        except subprocess.TimeoutExpired:
-            sent = True
-            now = time.monotonic()
-            if process.poll() is not None:
-                ended = ended if ended is not None else now
-                if now - ended >= PIPE_GRACE:
-                    _kill_group(process)  # what it left behind; the answer is read
-                    return process.communicate()
-            if now >= deadline:
-                raise
-
-
-POLL_SECONDS = 0.2
-PIPE_GRACE = 1.0  # after the command ended, how long its pipes may stay open
-
-
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        process.kill()
 
 
 def extract_json(answer: str) -> Any:
