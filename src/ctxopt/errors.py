@@ -74,6 +74,13 @@ class BudgetError(CtxoptError):
     exit_code = 3
 
 
+class LlmCommandError(CtxoptError):
+    """analyze-doc's LLM command failed on every call so far: it is broken (a wrong key, a
+    missing model), and going on would only pay for more failures."""
+
+    exit_code = 5
+
+
 class IndexIncompleteError(CtxoptError):
     """The index has no commit marker: a run was interrupted before it finished."""
 

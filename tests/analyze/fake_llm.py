@@ -3,6 +3,8 @@
 It appends every prompt it receives to $FAKE_LLM_LOG (JSON lines) so tests can see
 what reached the model.  $FAKE_LLM_MODE injects failures:
   exit          exit 1 on every call
+  bad-key       exit 1 on every call, the last line of stderr a 401 (as an expired key does)
+  fail-after=N  exit 1 on every call after call N
   hang          sleep forever (the caller's --timeout must kill it)
   garbage       print text that is not JSON
   cutoff        print a JSON object cut off half-way
@@ -69,6 +71,9 @@ def main() -> None:
     about = re.search(r"window (\d+)", prompt)
     if mode == "exit":
         sys.stderr.write("model unavailable\n")
+        sys.exit(1)
+    if mode == "bad-key" or (mode.startswith("fail-after=") and call > int(mode.split("=")[1])):
+        sys.stderr.write("calling the model's API\nError: 401 invalid api key\n")
         sys.exit(1)
     if mode == "hang":
         time.sleep(3600)

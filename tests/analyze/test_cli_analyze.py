@@ -262,7 +262,38 @@ def test_failures_are_warned_reported_and_exit_4(tmp_path: Path) -> None:
     assert "## Failed steps" in result.out and "- window 2:" in result.out
     assert "summary over windows" in result.out  # the run went on to the final pass
     hang, _ = rolling(tmp_path, "--timeout", "1", mode="hang", name="hang")
-    assert hang.code == 4 and "no answer within 1 s" in hang.err
+    assert hang.code == 5 and "no answer within 1 s" in hang.err  # never answered: broken
+
+
+def test_a_command_that_never_answers_stops_the_run_early_and_resumes(tmp_path: Path) -> None:
+    """Every call fails (an expired API key): the run stops after its first 3 steps (a step is
+    a call and its retry) with the command's last stderr line and exit 5; before, it paid for
+    every step and exited 4, as when one window falls back."""
+    whole, _ = rolling(tmp_path, name="whole")
+    broken, log = rolling(tmp_path, mode="bad-key", name="broken")
+    assert broken.code == 5
+    errors = [line for line in broken.err.splitlines() if line.startswith("ctxopt: error:")]
+    assert len(errors) == 1 and "Traceback" not in broken.err
+    assert 'last error: "Error: 401 invalid api key" (exit code 1)' in errors[0]
+    assert "--resume" in errors[0]
+    assert len(calls(log)) == 6 and broken.out == ""
+    fixed, _ = rolling(tmp_path, "--resume", name="broken")
+    assert fixed.code == 0, fixed.err
+    assert fixed.out == whole.out
+    doc, log = tmp_path / "c.md", tmp_path / "one.jsonl"  # one window: 2 steps, both failed
+    env = {"FAKE_LLM_LOG": str(log), "FAKE_LLM_MODE": "bad-key"}
+    one = analyze(str(doc), "--llm", FAKE, "--run-dir", str(tmp_path / "one"), env=env)
+    assert one.code == 5 and "2 steps of this run failed" in one.err and len(calls(log)) == 4
+
+
+def test_a_command_that_answered_once_runs_every_window(tmp_path: Path) -> None:
+    """Once a call has succeeded the command works: later failures fall back as before."""
+    result, log = rolling(tmp_path, mode="fail-after=2")
+    assert result.code == 4
+    assert "window 3 failed after a retry" in result.err and "401 invalid api key" in result.err
+    windows = len(list((tmp_path / "run").glob("window-*.json")))
+    # window 1's two calls, then each later window's analysis and the synthesis, retried
+    assert windows >= 3 and len(calls(log)) == 2 + 2 * (windows - 1) + 2
 
 
 def test_an_interrupted_run_resumes_to_the_same_report(tmp_path: Path) -> None:
@@ -376,7 +407,8 @@ def test_the_offline_digest_fits_the_budget_with_the_real_embedder(tmp_path: Pat
 @pytest.mark.slow
 def test_a_real_llm_command_runs_offline(tmp_path: Path) -> None:
     """`llm -m echo` (llm with the llm-echo plugin) is a real LLM CLI that runs offline: it
-    answers JSON that is not the asked-for shape, so every window falls back, visibly."""
+    answers JSON that is not the asked-for shape, so every step fails, and a run in which no
+    step succeeded stops with exit 5 (the window's answers are kept)."""
     if shutil.which("llm") is None:
         pytest.fail("llm is in the test extra: pip install -e '.[test]'")
     env = {"LLM_USER_PATH": str(tmp_path / "llm-home")}
@@ -391,8 +423,8 @@ def test_a_real_llm_command_runs_offline(tmp_path: Path) -> None:
         "120",
         env=env,
     )
-    assert result.code == 4, result.err
-    assert "window 1 failed after a retry" in result.err
+    assert result.code == 5, result.err
+    assert "window 1 failed after a retry" in result.err and "gave no usable answer" in result.err
     record = json.loads((tmp_path / "run" / "window-0001.json").read_text())
     echoed = json.loads(record["answers"][0])
     assert "Northwind Traders supplies industrial sensors" in echoed["prompt"]  # via stdin

@@ -41,8 +41,16 @@ def prompts_of(log: Path) -> list[str]:
     return [json.loads(line)["prompt"] for line in log.read_text().splitlines()]
 
 
-def run(text: str, layout: Layout, folder: Path, events: list[Event] | None = None) -> object:
-    options = RunOptions(llm=FAKE, final_llm=FAKE, timeout=30, memory_chars=1500, run_dir=folder)
+def run(
+    text: str,
+    layout: Layout,
+    folder: Path,
+    events: list[Event] | None = None,
+    final_llm: list[str] = FAKE,
+) -> object:
+    options = RunOptions(
+        llm=FAKE, final_llm=final_llm, timeout=30, memory_chars=1500, run_dir=folder
+    )
     return rolling_run(text, layout, options, (events if events is not None else []).append)
 
 
@@ -104,11 +112,11 @@ def test_a_failing_window_falls_back_to_truncation_and_the_run_goes_on(
 def test_a_failed_final_synthesis_is_reported_not_hidden(
     fake_llm: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("FAKE_LLM_MODE", "exit")
     text = contract(2)
     layout = lay_out(text, Limits(5000))
-    result = run(text, layout, tmp_path / "run")
-    assert len(result.windows) == 1 and result.windows[0].failed
+    failing = ["sh", "-c", "cat >/dev/null; echo model unavailable >&2; exit 1"]
+    result = run(text, layout, tmp_path / "run", final_llm=failing)
+    assert len(result.windows) == 1 and not result.windows[0].failed
     assert result.final.failed
     report = markdown_report(result, "contract")
     assert "final synthesis: exit code 1: model unavailable" in report

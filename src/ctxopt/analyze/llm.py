@@ -12,7 +12,7 @@ import json
 import shlex
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -41,6 +41,8 @@ class Attempt:
     outcome: Outcome
     answer: str
     detail: str  # what went wrong, for the repair instruction and the warning
+    error_line: str = ""  # the last line the command wrote on stderr
+    exit_code: int | None = None  # None: it was stopped (or not run)
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,16 @@ class Call:
     def detail(self) -> str:
         return self.attempts[-1].detail if self.attempts else ""
 
+    def last_error(self) -> str:
+        """The last attempt's failure for a person: its last stderr line, quoted, when there
+        is one ("401 invalid api key" (exit code 1)), else what went wrong."""
+        last = self.attempts[-1] if self.attempts else Attempt(self.outcome, "", "")
+        if not last.error_line:
+            return last.detail
+        if last.outcome is Outcome.EXIT:
+            return f'"{last.error_line}" (exit code {last.exit_code})'
+        return f'"{last.error_line}" ({last.detail})'
+
 
 def command_argv(command: str) -> list[str]:
     """The command split like a shell would; its program must exist."""
@@ -73,22 +85,26 @@ def command_argv(command: str) -> list[str]:
     return argv
 
 
-def run_once(argv: list[str], prompt: str, timeout: float) -> tuple[Outcome, str, str]:
-    """Send prompt on stdin; (outcome so far, stdout, detail).  Kills the group on timeout
-    and when the answer passes MAX_ANSWER_BYTES."""
+def run_once(argv: list[str], prompt: str, timeout: float) -> Attempt:
+    """Send prompt on stdin; the attempt's outcome so far (its JSON is not checked here).
+    Kills the group on timeout and when the answer passes MAX_ANSWER_BYTES."""
     output = run_command(argv, prompt.encode("utf-8"), timeout)
     answer = output.stdout.decode("utf-8", errors="replace")
+    error = output.stderr.decode("utf-8", errors="replace")
+    last_line = next((line for line in reversed(error.splitlines()) if line.strip()), "")
+    last_line = " ".join(last_line.split())[:MAX_SHOWN_ERROR]
     if output.ending is Ending.TIMEOUT:
-        return Outcome.TIMEOUT, "", f"no answer within {timeout:g} s (--timeout)"
+        detail = f"no answer within {timeout:g} s (--timeout)"
+        return Attempt(Outcome.TIMEOUT, "", detail, last_line)
     if output.ending is Ending.TOO_LONG:  # its start is kept for inspection, not all of it
         size = f"{MAX_ANSWER_BYTES // 2**20} MiB"
         detail = f"the command printed more than {size}, far more than an answer; it was stopped"
-        return Outcome.TOO_LONG, answer[:KEPT_OF_TOO_LONG], detail
+        return Attempt(Outcome.TOO_LONG, answer[:KEPT_OF_TOO_LONG], detail, last_line)
     if output.returncode != 0:
-        message = " ".join(output.stderr.decode("utf-8", errors="replace").split())
-        detail = f"exit code {output.returncode}: {message[:MAX_SHOWN_ERROR]}"
-        return Outcome.EXIT, answer, detail.rstrip(": ")
-    return Outcome.OK, answer, ""
+        message = " ".join(error.split())[:MAX_SHOWN_ERROR]
+        detail = f"exit code {output.returncode}: {message}".rstrip(": ")
+        return Attempt(Outcome.EXIT, answer, detail, last_line, output.returncode)
+    return Attempt(Outcome.OK, answer, "", last_line, output.returncode)
 
 
 def extract_json(answer: str) -> Any:
@@ -115,7 +131,8 @@ def call_json(argv: list[str], prompt: str, parse: Callable[[Any], T], *, timeou
     attempts: list[Attempt] = []
     current = prompt
     for _ in range(2):
-        outcome, answer, detail = run_once(argv, current, timeout)
+        ran = run_once(argv, current, timeout)
+        outcome, answer, detail = ran.outcome, ran.answer, ran.detail
         if outcome is Outcome.OK and answer.strip() == current.strip():
             # the command echoed its prompt (`--llm cat`): the example JSON in the prompt
             # would parse as an answer that says nothing
@@ -131,9 +148,9 @@ def call_json(argv: list[str], prompt: str, parse: Callable[[Any], T], *, timeou
             except ValueError as exc:
                 outcome, detail = Outcome.NOT_JSON, str(exc)
             else:
-                attempts.append(Attempt(Outcome.OK, answer, ""))
+                attempts.append(replace(ran, outcome=Outcome.OK, detail=""))
                 done = Outcome.OK if len(attempts) == 1 else Outcome.REPAIRED
                 return Call(done, tuple(attempts), value)
-        attempts.append(Attempt(outcome, answer, detail))
+        attempts.append(replace(ran, outcome=outcome, detail=detail))
         current = repair_prompt(prompt, detail)
     return Call(attempts[-1].outcome, tuple(attempts))

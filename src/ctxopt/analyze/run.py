@@ -8,6 +8,7 @@ same records, and the same report, as a run that was never interrupted.
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -39,6 +40,8 @@ from ctxopt.analyze.runfolder import (
     window_file,
     write_atomic,
 )
+from ctxopt.errors import LlmCommandError
+from ctxopt.wording import plural
 
 
 class EventKind(str, Enum):
@@ -80,11 +83,20 @@ class RunResult:
     resumed: int  # windows read back from the folder
 
 
+BROKEN_AFTER = 3  # failed steps (a call and its retry) and no success: the command is broken
+
+
 class _Meter:
-    def __init__(self, notify: Callable[[Event], None]) -> None:
+    """Counts calls and tokens; stops the run once its command is clearly broken."""
+
+    def __init__(self, notify: Callable[[Event], None], folder: Path, *, answered: bool) -> None:
         self.notify = notify
+        self.folder = folder
         self.calls = 0
         self.tokens = 0
+        self.failed_steps = 0
+        self.answered = answered  # a step of this run succeeded (windows read back count)
+        self.last_failed: tuple[list[str], Call] | None = None
 
     def call(
         self, argv: list[str], prompt: str, parse: Callable[[Any], Any], timeout: float
@@ -93,7 +105,26 @@ class _Meter:
         result = call_json(argv, prompt, parse, timeout=timeout)
         self.calls += len(result.attempts)
         self.tokens += sent * len(result.attempts)
+        if result.ok:
+            self.answered = True
+        else:
+            self.failed_steps += 1
+            self.last_failed = (argv, result)
+        if self.failed_steps >= BROKEN_AFTER:
+            self.stop_if_broken()
         return result
+
+    def stop_if_broken(self) -> None:
+        """LlmCommandError when steps failed and none of this run succeeded."""
+        if self.answered or self.last_failed is None:
+            return
+        argv, last = self.last_failed
+        raise LlmCommandError(
+            f"the LLM command `{shlex.join(argv)}` gave no usable answer: "
+            f"{plural(self.failed_steps, 'step')} of this run failed, each after a retry; "
+            f"its last error: {last.last_error()}. Fix it (or its key) and run again with --resume "
+            f"(run folder {self.folder})"
+        )
 
     def emit(self, kind: EventKind, window: int, detail: str = "") -> None:
         self.notify(Event(kind, window, self.calls, self.tokens, detail))
@@ -135,7 +166,7 @@ def _run_in(
     header = {"chars": len(text), "windows": len(layout.windows)}
     stored = open_run(folder, key, resume=options.resume, restart=options.restart, header=header)
     done = _until_a_fallback([WindowResult.from_dict(r) for r in stored[: len(layout.windows)]])
-    meter = _Meter(notify)
+    meter = _Meter(notify, folder, answered=bool(done))
     if done:
         meter.emit(EventKind.RESUMED, len(done))
     memory = done[-1].memory if done else Memory()
@@ -150,6 +181,7 @@ def _run_in(
         meter.emit(EventKind.WINDOW_DONE, window.index)
     every_window_read_back = len(done) == len(layout.windows)  # else the synthesis is stale
     final = _final(text, layout, tuple(results), options, meter, folder, every_window_read_back)
+    meter.stop_if_broken()  # a run of fewer than BROKEN_AFTER steps, all of them failed
     return RunResult(folder, tuple(results), final, len(done))
 
 
