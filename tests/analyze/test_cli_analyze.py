@@ -405,6 +405,27 @@ def test_the_offline_digest_fits_the_budget_with_the_real_embedder(tmp_path: Pat
 
 
 @pytest.mark.slow
+def test_a_budget_too_small_for_the_digest_is_exit_3_and_names_one_that_works(
+    tmp_path: Path,
+) -> None:
+    """Before, --budget 99 was a usage error (exit 2) whatever the document, and --budget 120
+    on long sentences printed the headers alone with exit 0."""
+    from test_digest import long_sentences
+
+    doc = tmp_path / "long.md"
+    doc.write_text(long_sentences(), encoding="utf-8")
+    small = analyze(str(doc), "--budget", "40")
+    assert_one_line_error(small)
+    assert small.code == 3 and "--budget 40 cannot hold" in small.err
+    named = int(small.err.split("use --budget ")[1].split()[0])
+    for budget in (named, 99, 120):
+        works = analyze(str(doc), "--budget", str(budget))
+        assert works.code == 0, works.err
+        assert tokens.count(works.out) <= budget
+        assert [line for line in works.out.splitlines() if line.startswith("- ")]
+
+
+@pytest.mark.slow
 def test_a_real_llm_command_runs_offline(tmp_path: Path) -> None:
     """`llm -m echo` (llm with the llm-echo plugin) is a real LLM CLI that runs offline: it
     answers JSON that is not the asked-for shape, so every step fails, and a run in which no

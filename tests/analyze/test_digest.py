@@ -76,3 +76,47 @@ def test_a_larger_budget_holds_more_and_a_tiny_one_is_refused() -> None:
 
     with pytest.raises(BudgetError, match="--budget 10"):
         digest(text, layout, HashEmbedder(), budget=10, memory_chars=600, title="t")
+
+
+LOREM = (
+    "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut "
+    "labore et dolore magna aliqua enim ad minim veniam quis nostrud exercitation ullamco "
+    "laboris nisi aliquip ex ea commodo consequat duis aute irure reprehenderit voluptate velit "
+    "esse cillum fugiat nulla pariatur"
+).split()
+
+
+def long_sentences(count: int = 50, words: int = 110, seed: int = 1) -> str:
+    """Sentences longer than a small budget (each is cut in two at MAX_SENTENCE_CHARS)."""
+    import random
+
+    rng = random.Random(seed)
+    made = [
+        " ".join(rng.choice(LOREM) for _ in range(words)).capitalize() + "." for _ in range(count)
+    ]
+    return " ".join(made)
+
+
+def quoted_chars(result: object) -> int:
+    lines = result.text.splitlines()  # type: ignore[attr-defined]
+    return sum(len(line) - 2 for line in lines if line.startswith("- "))
+
+
+def test_a_larger_budget_never_holds_less_and_every_digest_quotes_something() -> None:
+    """50 sentences of 110 words: before, --budget 100 held 2 of them, 120 none (headers only,
+    exit 0) and 140 one, as the longest prefix of the ranking stopped at its first long one."""
+    for seed in (1, 2):
+        text = long_sentences(seed=seed)
+        layout = lay_out(text, Limits(133_333))
+        previous = (0, 0)
+        for budget in range(60, 400, 10):
+            result = digest(
+                text, layout, HashEmbedder(), budget=budget, memory_chars=10_000, title="t"
+            )
+            assert result.tokens == tokens.count(result.text) <= budget
+            quoted = (len(result.chosen) + (result.cut is not None), quoted_chars(result))
+            assert quoted[0] >= 1 and quoted[0] >= previous[0] and quoted[1] >= previous[1], (
+                seed,
+                budget,
+            )
+            previous = quoted

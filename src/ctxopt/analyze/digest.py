@@ -4,8 +4,8 @@ Per window, sentences are scored by centrality (cosine to the window's centroid,
 linear in the sentence count) and picked by maximal marginal relevance.  The
 memory carried to the next window is chosen the same way from the previous memory
 and the window's picks, within ``memory_chars``.  The final digest ranks the last
-memory first, then every window's picks, and takes the longest prefix of that
-ranking whose rendered text fits ``budget`` tokens.
+memory first, then every window's picks; ``digest_fit`` takes what of that ranking fits
+``budget`` tokens.
 """
 
 from __future__ import annotations
@@ -15,15 +15,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ctxopt import tokens
+from ctxopt.analyze.digest_fit import Cut, Page, fit
 from ctxopt.analyze.layout import Layout
 from ctxopt.analyze.sentences import MIN_SENTENCE_CHARS, Sentence, split_sentences
 from ctxopt.embed.base import Embedder
-from ctxopt.errors import BudgetError
 
 MMR_LAMBDA = 0.7
 DUPLICATE = 0.9  # a sentence this close to a chosen one is a repeat, never chosen
 PICK_SHARE = 1.5  # a window picks this many times its share of the budget (in characters)
+# budgets up to this pick as if they were this large: every small budget ranks the same
+# sentences, so a larger one holds at least as much, and the budget BudgetError names works
+PICK_FLOOR = 8000
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Digest:
     key_points: tuple[int, ...]  # the chosen ids that come from the last memory
     text: str  # the rendered digest
     tokens: int
+    cut: Cut | None = None  # the next sentence's start, cut to fit the room left
 
 
 def mmr(vectors: np.ndarray, relevance: np.ndarray, sizes: np.ndarray, limit: int) -> list[int]:
@@ -91,7 +94,8 @@ def digest(
         ids = np.arange(
             np.searchsorted(starts, window.new_start), np.searchsorted(starts, window.end)
         )
-        share = budget * layout.chars_per_token * window.new_tokens / max(layout.tokens, 1)
+        picked = max(budget, PICK_FLOOR)
+        share = picked * layout.chars_per_token * window.new_tokens / max(layout.tokens, 1)
         picks = [int(ids[i]) for i in _pick(vectors[ids], sizes[ids], int(share * PICK_SHARE))]
         pool = np.asarray(sorted(set(memory) | set(picks)), dtype=np.int64)
         memory = [int(pool[i]) for i in _pick(vectors[pool], sizes[pool], memory_chars)]
@@ -99,9 +103,12 @@ def digest(
         if progress:
             progress(window.index)
     ranked = _ranking(windows, memory, vectors)
-    chosen, rendered, count = _fit(text, sentences, layout, ranked, set(memory), budget, title)
-    key = tuple(i for i in chosen if i in set(memory))
-    return Digest(sentences, tuple(windows), chosen, key, rendered, count)
+    page = Page(sentences, layout, frozenset(memory), title)
+    fitted = fit(page, ranked, budget)
+    key = tuple(i for i in fitted.chosen if i in page.key)
+    return Digest(
+        sentences, tuple(windows), fitted.chosen, key, fitted.text, fitted.tokens, fitted.cut
+    )
 
 
 def _pick(vectors: np.ndarray, sizes: np.ndarray, limit: int) -> list[int]:
@@ -127,64 +134,3 @@ def _ranking(
         kept[len(ranked)] = vectors[sentence]
         ranked.append(sentence)
     return ranked
-
-
-def _fit(
-    text: str,
-    sentences: Sequence[Sentence],
-    layout: Layout,
-    ranked: list[int],
-    key: set[int],
-    budget: int,
-    title: str,
-) -> tuple[tuple[int, ...], str, int]:
-    """The longest prefix of the ranking whose rendering fits the budget (binary search)."""
-
-    def render(count: int) -> tuple[tuple[int, ...], str]:
-        chosen = tuple(sorted(ranked[:count]))
-        return chosen, render_digest(sentences, layout, chosen, key, title)
-
-    low, high = 0, len(ranked)
-    empty = tokens.count(render(0)[1])
-    if empty > budget:
-        raise BudgetError(f"--budget {budget} cannot hold the digest's headers ({empty} tokens)")
-    while low < high:
-        middle = (low + high + 1) // 2
-        if tokens.count(render(middle)[1]) <= budget:
-            low = middle
-        else:
-            high = middle - 1
-    chosen, rendered = render(low)
-    return chosen, rendered, tokens.count(rendered)
-
-
-def render_digest(
-    sentences: Sequence[Sentence],
-    layout: Layout,
-    chosen: Sequence[int],
-    key: set[int],
-    title: str,
-) -> str:
-    lines = [
-        f"# Digest of {title}",
-        "",
-        f"{layout.chars:,} characters, {layout.tokens:,} tokens, read in "
-        f"{len(layout.windows)} window(s); sentences quoted from the document in order.",
-    ]
-    points = [i for i in chosen if i in key]
-    if points:
-        lines += ["", "## Key points", ""] + [f"- {sentences[i].text}" for i in points]
-    for window in layout.windows:
-        own = [
-            i
-            for i in chosen
-            if i not in key and window.new_start <= sentences[i].start < window.end
-        ]
-        if own:
-            lines += [
-                "",
-                f"## Part {window.index} (characters {window.new_start:,}-{window.end:,})",
-                "",
-            ]
-            lines += [f"- {sentences[i].text}" for i in own]
-    return "\n".join(lines) + "\n"

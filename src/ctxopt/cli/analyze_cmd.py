@@ -235,8 +235,6 @@ def _check_flags(
         raise UsageError(f"--timeout must be a positive number of seconds, got {timeout:g}")
     if max_calls is not None and max_calls < 0:
         raise UsageError(f"--max-calls must be 0 or more, got {max_calls}")
-    if budget < 100:
-        raise UsageError(f"--budget must be at least 100 tokens, got {budget}")
     if llm is not None and not (plan or emit_prompts):
         from ctxopt.analyze.llm import command_argv
 

@@ -189,6 +189,7 @@ def run_digest(
             "memory": [result.sentences[i].text for i in sorted(result.windows[-1].memory)],
             "digest": result.text,
             "digest_tokens": result.tokens,
+            "cut": None if result.cut is None else result.cut.text,
             "budget": budget,
         }
         _write(terminal, json.dumps(value, indent=2, ensure_ascii=False) + "\n", output)
@@ -196,6 +197,8 @@ def run_digest(
         _write(terminal, result.text, output)
     if not terminal.quiet:
         terminal.info(
-            f"digest: {len(result.chosen)} sentences, {result.tokens:,} of {budget:,} tokens, "
+            f"digest: {len(result.chosen)} sentences"
+            + (" and the start of one more" if result.cut else "")
+            + f", {result.tokens:,} of {budget:,} tokens, "
             f"{len(result.windows)} window(s), {time.monotonic() - started:.1f} s"
         )
