@@ -405,6 +405,17 @@ def test_the_offline_digest_fits_the_budget_with_the_real_embedder(tmp_path: Pat
 
 
 @pytest.mark.slow
+def test_the_digest_of_the_shipped_documents_quotes_no_heading() -> None:
+    """Before, `- # File: fixtures/documents/handbook.html` and `- # Field Service Handbook`
+    were key points."""
+    result = analyze(str(DOCS / "handbook.html"), str(DOCS / "agreement.pdf"), "--budget", "600")
+    assert result.code == 0, result.err
+    bullets = [line[2:] for line in result.out.splitlines() if line.startswith("- ")]
+    assert "This handbook describes how Fabrikam technicians service wind turbines." in bullets
+    assert not [b for b in bullets if b.startswith("#")]
+
+
+@pytest.mark.slow
 def test_a_budget_too_small_for_the_digest_is_exit_3_and_names_one_that_works(
     tmp_path: Path,
 ) -> None:

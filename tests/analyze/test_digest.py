@@ -120,3 +120,28 @@ def test_a_larger_budget_never_holds_less_and_every_digest_quotes_something() ->
                 budget,
             )
             previous = quoted
+
+
+def test_headings_and_file_separators_are_not_quoted_as_sentences() -> None:
+    """Before, `# File: handbook.html` (ctxopt's own separator) and `# Field Service Handbook`
+    were listed under Key points as sentences quoted from the document."""
+    from ctxopt.analyze.sentences import split_sentences
+
+    text = (
+        "# File: handbook.html\n\n# Field Service Handbook\n\n"
+        "This handbook describes how technicians service wind turbines.\n"
+        "## Safety first\nEvery visit starts with a safety briefing at the gate.\n\n"
+        "# File: agreement.pdf\n\nNorthwind Traders supplies industrial sensors to Contoso."
+    )
+    pieces = split_sentences(text)
+    assert [s.text for s in pieces if s.heading] == [
+        "# File: handbook.html",
+        "# Field Service Handbook",
+        "## Safety first",
+        "# File: agreement.pdf",
+    ]
+    assert "Every visit starts with a safety briefing at the gate." in [s.text for s in pieces]
+    layout = lay_out(text, Limits(133_333))
+    result = digest(text, layout, HashEmbedder(), budget=2000, memory_chars=10_000, title="t")
+    bullets = [line[2:] for line in result.text.splitlines() if line.startswith("- ")]
+    assert len(bullets) == 3 and not any(b.startswith("#") for b in bullets)

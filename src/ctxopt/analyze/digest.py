@@ -83,8 +83,7 @@ def digest(
     title: str,
     progress: Callable[[int], None] | None = None,
 ) -> Digest:
-    found = [s for s in split_sentences(text) if len(s.text) >= MIN_SENTENCE_CHARS]
-    sentences = tuple(found) or tuple(split_sentences(text))
+    sentences = _quotable(split_sentences(text))
     vectors = embedder.embed([s.text for s in sentences]).astype(np.float32)
     sizes = np.asarray([len(s.text) + 1 for s in sentences], dtype=np.int64)
     starts = np.asarray([s.start for s in sentences], dtype=np.int64)
@@ -109,6 +108,13 @@ def digest(
     return Digest(
         sentences, tuple(windows), fitted.chosen, key, fitted.text, fitted.tokens, fitted.cut
     )
+
+
+def _quotable(found: list[Sentence]) -> tuple[Sentence, ...]:
+    """The sentences a digest may quote: not headings, not shorter than MIN_SENTENCE_CHARS;
+    a document without such takes its short sentences, then its headings."""
+    text = [s for s in found if not s.heading]
+    return tuple(s for s in text if len(s.text) >= MIN_SENTENCE_CHARS) or tuple(text or found)
 
 
 def _pick(vectors: np.ndarray, sizes: np.ndarray, limit: int) -> list[int]:

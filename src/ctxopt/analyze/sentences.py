@@ -1,4 +1,8 @@
-"""Sentence spans in one linear pass: ends at . ! ? (and CJK stops), blank lines, headings."""
+"""Sentence spans in one linear pass: ends at . ! ? (and CJK stops), blank lines, headings.
+
+A heading line (``# Title``, and the ``# File: NAME`` line that starts each file of a
+document of several) is a piece of its own, flagged ``heading``: it names a part of the
+document, it says nothing the digest should quote."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ _BREAK = re.compile(
     r"(?<=[.!?])[\"'”’)\]]*\s+|(?<=[。！？])[\"'”’」』)\]]*\s*"
     r"|\n[ \t]*\n+|\n(?=#{1,6}[ \t])|(?<=\n)(?=[-*•]\s)"
 )
+_HEADING = re.compile(r"#{1,6}[ \t]")
 
 
 @dataclass(frozen=True)
@@ -20,6 +25,7 @@ class Sentence:
     start: int
     end: int
     text: str
+    heading: bool = False  # a heading line, not a sentence
 
 
 def split_sentences(text: str) -> list[Sentence]:
@@ -27,13 +33,26 @@ def split_sentences(text: str) -> list[Sentence]:
     out: list[Sentence] = []
     position = 0
     for match in _BREAK.finditer(text):
-        _add(text, position, match.start(), out)
+        _add_piece(text, position, match.start(), out)
         position = match.end()
-    _add(text, position, len(text), out)
+    _add_piece(text, position, len(text), out)
     return out
 
 
-def _add(text: str, start: int, end: int, out: list[Sentence]) -> None:
+def _add_piece(text: str, start: int, end: int, out: list[Sentence]) -> None:
+    """A piece between two breaks; one that starts with a heading line (a break comes before
+    every heading) is that line, then the rest."""
+    lead = start + len(text[start:end]) - len(text[start:end].lstrip())
+    if not _HEADING.match(text, lead):
+        _add(text, start, end, out)
+        return
+    newline = text.find("\n", lead, end)
+    line_end = end if newline == -1 else newline
+    _add(text, lead, line_end, out, heading=True)
+    _add(text, line_end, end, out)
+
+
+def _add(text: str, start: int, end: int, out: list[Sentence], *, heading: bool = False) -> None:
     while start < end:
         stop = min(end, start + MAX_SENTENCE_CHARS)
         if stop < end:
@@ -44,6 +63,11 @@ def _add(text: str, start: int, end: int, out: list[Sentence]) -> None:
         if stripped:
             lead = len(piece) - len(piece.lstrip())
             out.append(
-                Sentence(start + lead, start + lead + len(stripped), " ".join(stripped.split()))
+                Sentence(
+                    start + lead,
+                    start + lead + len(stripped),
+                    " ".join(stripped.split()),
+                    heading,
+                )
             )
         start = stop
