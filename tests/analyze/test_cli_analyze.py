@@ -100,6 +100,23 @@ def test_plan_shows_windows_calls_tokens_and_cost(tmp_path: Path) -> None:
     assert human.code == 0 and "LLM calls: 2 (single pass)" in human.out and "cost: $" in human.out
 
 
+def test_the_readme_states_the_single_window_rule_the_plan_follows(tmp_path: Path) -> None:
+    """A document is one window when it fits one window; --single-pass-tokens changes nothing.
+    Before, the README said a document within --single-pass-tokens (100,000) is one window,
+    while with --window-tokens 8000 a 43,900-token document was 8 windows."""
+    readme = (ROOT / "README.md").read_text()
+    section = " ".join(readme.split("### analyze-doc")[1].split("\n### ")[0].split())
+    assert "A document within `--single-pass-tokens` (100,000) is one window" not in section
+    assert "A document is one window when it fits one window" in section
+    doc = varied(tmp_path / "big.md", paragraphs=300)
+    plan = analyze(str(doc), "--plan", "--json", "--window-tokens", "2000").json()
+    assert isinstance(plan, dict) and plan["tokens"] < 100_000 and len(plan["windows"]) > 1
+    small = contract(tmp_path / "c.md")
+    one = analyze(str(small), "--plan", "--json", "--single-pass-tokens", "10").json()
+    assert isinstance(one, dict) and one["tokens"] > 10 and len(one["windows"]) == 1
+    assert "one window when it fits" in " ".join(run_cli("analyze-doc", "--help").out.split())
+
+
 def test_stdin_is_read_with_a_dash(tmp_path: Path) -> None:
     env = {**os.environ, "NO_COLOR": "1"}
     done = subprocess.run(

@@ -49,7 +49,8 @@ def analyze_doc(
         typer.Option(
             "--single-pass-tokens",
             metavar="TOKENS",
-            help="A document up to this many tokens is one window.",
+            help="No effect: a document is one window when it fits one window "
+            "(--window-tokens); kept for scripts that pass it.",
         ),
     ] = 100_000,
     memory_chars: Annotated[
