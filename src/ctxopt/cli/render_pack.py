@@ -58,6 +58,7 @@ def pack_json(result: PackResult) -> dict[str, Any]:
         "intent": result.query.intent.type.value,
         "confidence": result.confidence,
         "warnings": list(result.warnings),
+        "stale_files": result.stale,  # files changed since indexing and not re-indexed
         "secrets_redacted": result.secrets_redacted,
     }
 
