@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import lance
@@ -119,6 +120,25 @@ def test_commit_times_follow_head_as_a_full_rebuild_gives_them(
     unchanged = HashEmbedder()
     build_index(settings, embedder=unchanged, workers=IN_PROCESS)
     assert unchanged.embedded == []
+
+
+def test_an_edit_that_puts_the_old_size_and_mtime_back_is_seen(tmp_path: Path) -> None:
+    """rsync -t, an archive or `touch -d` can give an edited file its old size and mtime;
+    its ctime still moves, as git's own stat check relies on."""
+    repo = sample_repo(tmp_path)
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    target = repo / "inventory" / "models.py"
+    before = target.stat()
+    text = target.read_text()
+    target.write_text(text.replace("class ", "klass ", 1))  # the same size
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = target.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    embedder = HashEmbedder()
+    stats = build_index(settings, embedder=embedder, workers=IN_PROCESS)
+    assert stats.changed == 1
+    assert {text.split(" ", 1)[0] for text in embedder.embedded} == {"inventory/models.py"}
 
 
 def test_touching_a_file_without_changing_it_embeds_nothing(tmp_path: Path) -> None:

@@ -137,7 +137,10 @@ class _Collector:
             self.skipped.append(SkippedFile(rel, reason))
             return
         language = _language(rel, extension)
-        self.files.append(SourceFile(rel, abs_path, info.st_size, info.st_mtime_ns, language))
+        # the last change to the file, as git's stat check sees it: a tool that puts the old
+        # mtime back (rsync -t, an archive, `touch -d`) still moves ctime
+        changed = max(info.st_mtime_ns, info.st_ctime_ns)
+        self.files.append(SourceFile(rel, abs_path, info.st_size, changed, language))
 
     def follow(self, rel: str, abs_path: str, extension: str) -> None:
         """A symlink: skipped when broken, looping or pointing outside root, else its target

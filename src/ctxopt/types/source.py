@@ -29,7 +29,7 @@ class SourceFile:
     path: str  # repo-relative POSIX path
     abs_path: str
     size: int
-    mtime_ns: int
+    mtime_ns: int  # the later of mtime and ctime: any change to the file moves it
     language: str  # language name from ctxopt.languages, "text" when unknown
 
 
