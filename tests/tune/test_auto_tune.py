@@ -46,7 +46,7 @@ def test_the_first_index_tunes_and_the_weights_are_in_force(
     assert isinstance(tuned, dict)
     assert tuned["kept"] is True and tuned["after"] > tuned["before"]
     assert tuned["head"] == git(repo, "rev-parse", "HEAD").strip()
-    assert "tuning" not in err  # --json: no progress
+    assert "tuning the ranking weights" in err  # --json: the figures on stdout, progress on stderr
     stored = _stored(repo)
     assert stored is not None and stored.weights == tuned["weights"]
     stats = run_cli("stats", "--path", str(repo), "--json")

@@ -105,11 +105,25 @@ class _QuietStderr:
 
 
 def guard_stdout() -> None:
-    """Wrap sys.stdout and sys.stderr (once each) as the module doc says."""
+    """Wrap sys.stdout and sys.stderr (once each) as the module doc says.  A standard
+    descriptor the process started without (`>&-`) is held on the null device first, so no
+    file opened later takes its number (an index table written through `print`, or Lance's
+    I/O threads polling it and panicking)."""
+    _hold_closed_descriptors()
     if not isinstance(sys.stdout, _GuardedStdout):
         sys.stdout = cast(TextIO, _GuardedStdout(sys.stdout))
     if sys.stderr is not None and not isinstance(sys.stderr, _QuietStderr):
         sys.stderr = cast(TextIO, _QuietStderr(sys.stderr))
+
+
+def _hold_closed_descriptors() -> None:
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            held = os.open(os.devnull, os.O_RDWR)  # the lowest free number: fd itself
+            if held != fd:
+                os.close(held)
 
 
 def silence_stdout() -> None:
