@@ -15,7 +15,7 @@ from helpers import commit_all, sample_repo, write_files
 
 pytestmark = pytest.mark.slow
 TASK = "fix save_inventory when the file is missing"
-ODD_TASK = "add a CSV | <b>export</b> *now*"
+ODD_TASK = "add a CSV | <b>export</b> *now* &amp; save"
 DATE = price_source().date
 
 
@@ -45,7 +45,7 @@ def test_markdown_for_github(indexed_repo: Path, cli: CliRunner) -> None:
     assert "\x1b[" not in text and "━" not in text
     assert "| task | repo tokens | packed | saved | model |" in text
     assert "| --- | ---: |" in text
-    assert r"add a CSV \| &lt;b&gt;export&lt;/b&gt; \*now\*" in text  # escaped, one cell
+    assert r"add a CSV \| &lt;b&gt;export&lt;/b&gt; \*now\* &amp;amp; save" in text  # escaped, one cell
     assert "**total (2 tasks)**" in text
     assert "cl100k\\_base" in text and DATE in text
     rows = [line for line in text.splitlines() if line.startswith("| fix save")]

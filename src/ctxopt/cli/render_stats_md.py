@@ -24,7 +24,7 @@ _TEXT_COLUMNS = ("task", "folder", "file", "language", "model", "level")
 def cell(text: str) -> str:
     """Text from a user or a file, safe inside a table cell (no markup, no HTML, one line)."""
     out = "".join(f"\\{ch}" if ch in _SPECIAL else ch for ch in " ".join(text.split()))
-    return out.replace("<", "&lt;").replace(">", "&gt;")
+    return out.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
