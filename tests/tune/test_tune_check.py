@@ -10,7 +10,7 @@ import pytest
 from history_repo import BASE, DAY, commit_at
 
 from ctxopt.app.tune_check import CHECK_MEASURE, check_cases, compare, shown_shares
-from ctxopt.cli.render_tune import verdict
+from ctxopt.cli.render_tune import tune_text, verdict
 from ctxopt.config.settings import Settings, load_settings
 from ctxopt.discover.history import recent_commits
 from ctxopt.index.build import build_index
@@ -122,6 +122,9 @@ def test_the_verdict_counts_the_commits_each_way() -> None:
     )
     older = replace(outcome, measure="held-out recall", better=None, worse=None)
     assert "more on" not in verdict(older)
+    fitted = {"lexical": 0.5}
+    assert "\nfitted, not kept: lexical " in tune_text(replace(outcome, fitted=fitted))
+    assert "\nweights: lexical " in tune_text(replace(outcome, fitted=fitted, kept=True))
 
 
 def test_an_outcome_stored_by_an_older_tune_keeps_its_label(tmp_path: Path) -> None:

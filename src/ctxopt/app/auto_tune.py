@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 
 from ctxopt.config.settings import Settings
-from ctxopt.discover.git import commits_since, head_commit
+from ctxopt.discover.git import commits_since, head_commit, shallow_note
 from ctxopt.index.tuned import TunedWeights, read_tuned, write_tuned
 
 MIN_USABLE = 40  # fewer leave too few held-out commits to tell a gain from noise
@@ -86,7 +86,7 @@ def _too_little(
     HEAD need not look again."""
     why = (
         f"too little history to tune on: {usable} of the last {read} commits can teach, "
-        f"{MIN_USABLE} needed"
+        f"{MIN_USABLE} needed{shallow_note(settings.root)}"
     )
     outcome = TunedWeights(
         {}, False, embedder, head, usable, 0, 0.0, 0.0, tuned_at=time.time(), skipped=why

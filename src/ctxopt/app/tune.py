@@ -23,7 +23,7 @@ from ctxopt.app.tune_check import (
     shown_shares,
 )
 from ctxopt.config.settings import Settings
-from ctxopt.discover.git import head_commit
+from ctxopt.discover.git import head_commit, shallow_note
 from ctxopt.discover.history import recent_commits
 from ctxopt.errors import UsageError
 from ctxopt.index.store import IndexReader
@@ -63,7 +63,7 @@ def tune(
         raise UsageError(
             f"too few commits to tune on at {settings.root}: none of the last {commits} "
             f"modifies a file (need {MIN_EXAMPLES} that modify indexed source files); the "
-            "default weights stay in force"
+            f"default weights stay in force{shallow_note(settings.root)}"
         )
     outcome = fit_history(settings, reader, history, head=head, notify=notify)
     outcome = replace(outcome, seconds=round(time.perf_counter() - started, 2))
@@ -95,8 +95,8 @@ def fit_history(
     if len(examples) < MIN_EXAMPLES:
         raise UsageError(
             f"too few commits to tune on: {len(examples)} of the last {len(history)} have a "
-            f"message of a few words and modify 1 to 10 indexed source files (need "
-            f"{MIN_EXAMPLES}); the default weights stay in force"
+            f"message of four words or more and modify 1 to 10 indexed source files (need "
+            f"{MIN_EXAMPLES}); the default weights stay in force{shallow_note(settings.root)}"
         )
     held = max(MIN_HELD_OUT, round(len(examples) * HELD_OUT_SHARE))  # examples: newest first
     train = [prepare(e) for e in examples[held:]]

@@ -36,7 +36,7 @@ def verdict(outcome: TunedWeights) -> str:
 def tune_text(outcome: TunedWeights, overridden: Sequence[str] = ()) -> str:
     lines = [
         verdict(outcome),
-        f"weights: {_weights_line(outcome)}",
+        f"{'weights' if outcome.kept else 'fitted, not kept'}: {_weights_line(outcome)}",
         f"took {outcome.seconds:.1f} s",
     ]
     if overridden and outcome.kept:

@@ -79,6 +79,23 @@ def head_commit(root: Path) -> str:
     return out.decode().strip() if out else ""
 
 
+def is_shallow(root: Path) -> bool:
+    """Whether root's repository is a shallow clone (`git clone --depth N`)."""
+    out = _git(root, "rev-parse", "--is-shallow-repository")
+    return out is not None and out.strip() == b"true"
+
+
+def shallow_note(root: Path) -> str:
+    """A hint for a history too short because the clone is shallow (CI checkouts often are);
+    "" for a full clone."""
+    if not is_shallow(root):
+        return ""
+    return (
+        " (this clone is shallow: fetch its history with `git fetch --unshallow`, or "
+        "`fetch-depth: 0` in actions/checkout)"
+    )
+
+
 def files_changed_between(root: Path, older: str, newer: str) -> set[str] | None:
     """The paths (relative to root) whose content differs between two commits; None when
     git cannot compare them (an unknown or pruned commit)."""

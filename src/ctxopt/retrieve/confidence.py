@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ctxopt.terms import split_identifier
+from ctxopt.terms import split_identifier, unspaced
 from ctxopt.types import Entities, ScoredChunk
 
 TOP_HITS = 5  # the hits whose text is searched for the task's words
@@ -35,11 +35,6 @@ def retrieval_confidence(entities: Entities, hits: Sequence[ScoredChunk]) -> flo
 def _pieces(word: str) -> list[str]:
     """A word, or for a run of Chinese or Japanese characters (written without spaces, so one
     "word" may be a phrase: 修复计算面积的错误) its pairs of neighbouring characters."""
-    if len(word) > 2 and all(_unspaced(ch) for ch in word):
+    if len(word) > 2 and all(unspaced(ch) for ch in word):
         return [word[i : i + 2] for i in range(len(word) - 1)]
     return [word]
-
-
-def _unspaced(ch: str) -> bool:
-    """A character of a script written without spaces: CJK ideographs, hiragana, katakana."""
-    return "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"

@@ -20,6 +20,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.languages.naming import is_doc_path, is_test_path
 from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS, merge_weights, penalty_factor
 from ctxopt.retrieve.search import QueryOptions, rank
+from ctxopt.terms import word_count
 from ctxopt.types import PastCommit, ScoredChunk
 
 FEATURES = tuple(DEFAULT_WEIGHTS)
@@ -57,7 +58,7 @@ def task_of(message: str) -> str:
 def usable(commit: PastCommit, indexed: set[str]) -> tuple[str, ...] | None:
     """The commit's modified source files the index holds, None when it cannot teach."""
     task = task_of(commit.message)
-    if len(task.split()) < MIN_WORDS or _SKIP.search(commit.message):
+    if word_count(task) < MIN_WORDS or _SKIP.search(commit.message):
         return None
     gold = tuple(
         p for p in commit.modified if p in indexed and not is_test_path(p) and not is_doc_path(p)
