@@ -15,10 +15,10 @@ from ctxopt.pack.savings import TaskSavings, savings_totals
 from ctxopt.types import FileRecord
 
 
-def _row(task: str, packed: int, repo: int = 10_000) -> TaskSavings:
+def _row(task: str, packed: int, repo: int = 10_000, budget: int = 8000) -> TaskSavings:
     saved = round(100 * (1 - packed / repo), 2)
     return TaskSavings(
-        task, 8000, "gpt-5", repo, packed, saved, repo * 1.25e-6, packed * 1.25e-6, 0.5
+        task, budget, "gpt-5", repo, packed, saved, repo * 1.25e-6, packed * 1.25e-6, 0.5
     )
 
 
@@ -52,14 +52,20 @@ def test_fail_under_and_max_repo_tokens_both_ways() -> None:
     assert [(f.gate, f.excess, f.is_task) for f in over] == [(Gate.MAX_REPO_TOKENS, 1, False)]
 
 
-def _baseline_file(tmp_path: Path, folders: dict[str, int], tasks: dict[str, int]) -> Path:
+def _baseline_file(
+    tmp_path: Path, folders: dict[str, int], tasks: dict[str, int] | list[TaskSavings]
+) -> Path:
+    rows = [_row(k, v) for k, v in tasks.items()] if isinstance(tasks, dict) else tasks
     data = {
         "schema": REPORT_SCHEMA,
         "generated_at": "2026-11-01T00:00:00Z",
         "tokens": sum(folders.values()),
         "depth": 1,
         "folders": [{"folder": k, "files": 1, "tokens": v} for k, v in folders.items()],
-        "tasks": [{"task": k, "packed_tokens": v} for k, v in tasks.items()],
+        "tasks": [
+            {"task": r.task, "budget": r.budget, "model": r.model, "packed_tokens": r.packed_tokens}
+            for r in rows
+        ],
     }
     path = tmp_path / "base.json"
     path.write_text(json.dumps(data))
@@ -83,6 +89,28 @@ def test_growth_per_folder_and_task_and_the_gate(tmp_path: Path) -> None:
     assert [(f.gate, f.subject, f.actual) for f in failed] == [(Gate.MAX_GROWTH, "t", 5.0)]
     with pytest.raises(UsageError, match="--depth 1"):
         compare(baseline, repo_tokens=1, depth=2, folders=now, tasks=[])
+
+
+def test_tasks_are_compared_with_the_same_task_at_the_same_budget(tmp_path: Path) -> None:
+    """Two entries with one text (at 8k and 4k) stay two; a budget changed since is a new
+    task, not growth; a task new or gone is listed, never gated."""
+    then = [_row("limit size", 6000), _row("limit size", 3000, budget=4000), _row("old", 900)]
+    baseline = read_baseline(_baseline_file(tmp_path, {"a": 1000}, then))
+    same = [_row("limit size", 6000), _row("limit size", 3000, budget=4000)]
+    diff = compare(baseline, repo_tokens=1000, depth=1, folders=[], tasks=same)
+    assert [(g.subject, g.before, g.after) for g in diff.tasks] == [
+        ("limit size (8,000 tokens, gpt-5)", 6000, 6000),
+        ("limit size (4,000 tokens, gpt-5)", 3000, 3000),
+        ("old", 900, 0),
+    ]
+    assert check_gates(GateLimits(max_growth=0), repo_tokens=1000, tasks=[], diff=diff) == ()
+    moved = [_row("limit size", 6500, budget=16_000), _row("fresh", 400)]
+    diff = compare(baseline, repo_tokens=1000, depth=1, folders=[], tasks=moved)
+    assert [(g.subject, g.before, g.after) for g in diff.tasks][:2] == [
+        ("limit size (16,000 tokens, gpt-5)", 0, 6500),
+        ("fresh", 0, 400),
+    ]
+    assert check_gates(GateLimits(max_growth=0), repo_tokens=1000, tasks=[], diff=diff) == ()
 
 
 def test_bad_baselines(tmp_path: Path) -> None:

@@ -29,7 +29,12 @@ def money(value: float) -> str:
 
 def growth_text(growth: Growth) -> str:
     sign = "+" if growth.change >= 0 else ""
-    percent = "new" if growth.percent is None else f"{sign}{growth.percent:.1f}%"
+    if growth.percent is None:
+        percent = "new"
+    elif growth.before and not growth.after:
+        percent = "gone"
+    else:
+        percent = f"{sign}{growth.percent:.1f}%"
     return f"{growth.before:,} -> {growth.after:,} ({sign}{growth.change:,}, {percent})"
 
 

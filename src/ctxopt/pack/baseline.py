@@ -17,6 +17,22 @@ if TYPE_CHECKING:
 REPORT_SCHEMA = "ctxopt-stats/1"  # the "schema" field of `ctxopt stats --json`
 
 
+# A task as a report lists it: its text, budget and model, and which repeat of those it is
+# (a tasks file may hold the same text twice).  Only the same key is compared: a task packed
+# at another budget or priced at another model is a new task, not growth.
+TaskKey = tuple[str, int, str, int]
+
+
+def task_keys(tasks: Sequence[tuple[str, int, str]]) -> list[TaskKey]:
+    """Each (text, budget, model) with its ordinal among equal ones, in order."""
+    seen: dict[tuple[str, int, str], int] = {}
+    keys = []
+    for task in tasks:
+        seen[task] = seen.get(task, -1) + 1
+        keys.append((*task, seen[task]))
+    return keys
+
+
 @dataclass(frozen=True)
 class Baseline:
     path: str
@@ -24,7 +40,7 @@ class Baseline:
     repo_tokens: int
     depth: int
     folders: dict[str, int]  # folder -> tokens
-    tasks: dict[str, int]  # task -> packed tokens
+    tasks: dict[TaskKey, int]  # a task's text, budget, model and ordinal -> packed tokens
 
 
 @dataclass(frozen=True)
@@ -73,13 +89,20 @@ def read_baseline(path: Path) -> Baseline:
 
 
 def _baseline(path: str, data: dict[str, Any]) -> Baseline:
+    listed = data.get("tasks", [])
     return Baseline(
         path=path,
         generated_at=str(data.get("generated_at", "")),
         repo_tokens=int(data["tokens"]),
         depth=int(data["depth"]),
         folders={str(f["folder"]): int(f["tokens"]) for f in data["folders"]},
-        tasks={str(t["task"]): int(t["packed_tokens"]) for t in data.get("tasks", [])},
+        tasks=dict(
+            zip(
+                task_keys([(str(t["task"]), int(t["budget"]), str(t["model"])) for t in listed]),
+                (int(t["packed_tokens"]) for t in listed),
+                strict=True,
+            )
+        ),
     )
 
 
@@ -109,9 +132,32 @@ def compare(
         generated_at=baseline.generated_at,
         repository=Growth("repository", baseline.repo_tokens, repo_tokens),
         folders=tuple(changed),
-        tasks=tuple(
-            Growth(t.task, baseline.tasks[t.task], t.packed_tokens)
-            for t in tasks
-            if t.task in baseline.tasks
-        ),
+        tasks=_task_growth(baseline, tasks),
     )
+
+
+def _task_growth(baseline: Baseline, tasks: Sequence[TaskSavings]) -> tuple[Growth, ...]:
+    """Each task of this run against the same task of the baseline (new when it has none),
+    then the baseline's tasks this run lacks (gone)."""
+    keys = task_keys([(t.task, t.budget, t.model) for t in tasks])
+    label = _labels([*keys, *baseline.tasks])
+    now = [
+        Growth(label[k], baseline.tasks.get(k, 0), t.packed_tokens)
+        for k, t in zip(keys, tasks, strict=True)
+    ]
+    gone = [Growth(label[k], before, 0) for k, before in baseline.tasks.items() if k not in keys]
+    return (*now, *gone)
+
+
+def _labels(keys: Sequence[TaskKey]) -> dict[TaskKey, str]:
+    """The task's text, with its budget and model when another listed task shares the text."""
+    texts: dict[str, set[TaskKey]] = {}
+    for key in keys:
+        texts.setdefault(key[0], set()).add(key)
+    return {key: key[0] if len(texts[key[0]]) == 1 else _full_label(key) for key in keys}
+
+
+def _full_label(key: TaskKey) -> str:
+    text, budget, model, ordinal = key
+    repeat = f", #{ordinal + 1}" if ordinal else ""
+    return f"{text} ({budget:,} tokens, {model}{repeat})"
