@@ -45,7 +45,8 @@ def test_markdown_for_github(indexed_repo: Path, cli: CliRunner) -> None:
     assert "\x1b[" not in text and "━" not in text
     assert "| task | repo tokens | packed | saved | model |" in text
     assert "| --- | ---: |" in text
-    assert r"add a CSV \| &lt;b&gt;export&lt;/b&gt; \*now\* &amp;amp; save" in text  # escaped, one cell
+    escaped = r"add a CSV \| &lt;b&gt;export&lt;/b&gt; \*now\* &amp;amp; save"
+    assert escaped in text  # escaped, one cell
     assert "**total (2 tasks)**" in text
     assert "cl100k\\_base" in text and DATE in text
     rows = [line for line in text.splitlines() if line.startswith("| fix save")]
@@ -107,7 +108,7 @@ def test_gates_both_ways(indexed_repo: Path, cli: CliRunner) -> None:
     assert "gate failed" not in passing.err
     failing = cli(*base, "--fail-under", "99.9", "--max-repo-tokens", "100", "--json")
     assert failing.code == 1
-    lines = failing.err.strip().splitlines()
+    lines = [line for line in failing.err.splitlines() if not line.startswith("warning: ")]
     assert len(lines) == 2, failing.err
     assert lines[0].startswith("ctxopt: gate failed: --fail-under 99.9: task")
     assert "points under the limit" in lines[0]
@@ -306,3 +307,17 @@ def test_max_growth_gates_the_repository_not_a_folder_as_readme_says(
     (folder,) = [g for g in diff["folders"] if g["subject"] == "config"]
     assert folder["percent"] > 50 > diff["repository"]["percent"] > 0
     assert report.code == 0, report.err  # the folder grew past the limit: not gated
+
+
+def test_a_task_shortened_to_fit_is_warned_and_cut_in_the_table(
+    indexed_repo: Path, cli: CliRunner
+) -> None:
+    long_task = " ".join(["fix save_inventory when the file is missing"] * 600)
+    args = ("stats", "--path", str(indexed_repo), "-t", long_task, "--budget", "3000", "-q")
+    shown = cli(*args, "--markdown")
+    assert shown.code == 0, shown.err
+    assert "warning: task 1 (fix save_inventory when the file is mis…): the task takes" in shown.err
+    row = next(line for line in shown.out.splitlines() if line.startswith("| fix save"))
+    assert len(row) < 400 and "…" in row  # not the whole 27,000 characters
+    data = cli(*args, "--json").json()
+    assert any("the task takes more of the budget" in w for w in data["warnings"])  # type: ignore[index,union-attr]

@@ -58,6 +58,7 @@ class StatsReport:
     totals: SavingsTotals | None
     baseline: BaselineDiff | None
     failures: tuple[GateFailure, ...]
+    warnings: tuple[str, ...] = ()  # what the packs warned of, each naming its task
 
 
 def _tasks(request: StatsRequest, table: dict[str, ModelInfo]) -> list[SavingsTask]:
@@ -109,7 +110,11 @@ def stats_report(
     IndexReader(settings.db_path)  # no index: one message before anything else
     if tasks and request.refresh:
         refresh_index(settings, refresh=True, notify=notify)  # once, before the first pack
-    rows = tuple(_savings_of_task(settings, n, task, notify) for n, task in enumerate(tasks, 1))
+    warnings: list[str] = []
+    rows = tuple(
+        _savings_of_task(settings, n, task, notify, warnings.append)
+        for n, task in enumerate(tasks, 1)
+    )
     index = index_report(settings, depth=request.depth, top=request.top)
     ranking = ranking_view(settings, index.embedder)
     index = replace(index, ranking=ranking.line, weights=ranking.weights)
@@ -137,23 +142,33 @@ def stats_report(
         totals=savings_totals(rows) if rows else None,
         baseline=diff,
         failures=check_gates(request.limits, repo_tokens=index.tokens, tasks=rows, diff=diff),
+        warnings=tuple(warnings),
     )
 
 
 def _savings_of_task(
-    settings: Settings, number: int, task: SavingsTask, notify: Callable[[str], None] | None
+    settings: Settings,
+    number: int,
+    task: SavingsTask,
+    notify: Callable[[str], None] | None,
+    warn: Callable[[str], None],
 ) -> TaskSavings:
-    """task_savings, a budget too small for the task named by its place and its start."""
+    """task_savings, a budget too small for the task, and the pack's warnings, named by the
+    task's place and its start."""
+    start = " ".join(task.task.split())
+    named = f"task {number} ({start if len(start) <= 40 else start[:39] + '…'})"
     try:
-        return task_savings(settings, task, notify=notify)
+        return task_savings(settings, task, notify=notify, warn=lambda w: warn(f"{named}: {w}"))
     except BudgetError as exc:
-        start = " ".join(task.task.split())
-        start = start if len(start) <= 40 else start[:39] + "…"
-        raise BudgetError(f"task {number} ({start}): {exc}") from exc
+        raise BudgetError(f"{named}: {exc}") from exc
 
 
 def task_savings(
-    settings: Settings, task: SavingsTask, *, notify: Callable[[str], None] | None = None
+    settings: Settings,
+    task: SavingsTask,
+    *,
+    notify: Callable[[str], None] | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> TaskSavings:
     """Pack one task as `ctxopt pack --budget B [--model M] --no-refresh` would, and price it."""
     table = model_table.load_models(settings.models_file)
@@ -168,6 +183,9 @@ def task_savings(
         format=settings.format,
     )
     result = refresh_then_pack(settings, options, refresh=False, notify=notify)
+    if warn is not None:
+        for warning in result.warnings:
+            warn(warning)
     return savings_of(task, budget, result, price)
 
 
@@ -208,6 +226,7 @@ def report_json(report: StatsReport) -> dict[str, Any]:
             "folders": [_growth(g) for g in report.baseline.folders],
             "tasks": [_growth(g) for g in report.baseline.tasks],
         },
+        "warnings": list(report.warnings),
         "gates": [
             {
                 "gate": f.gate.value,

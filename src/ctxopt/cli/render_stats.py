@@ -16,6 +16,7 @@ from ctxopt.cli.stats_words import (
     growth_text,
     index_size,
     money,
+    shown_task,
 )
 from ctxopt.wording import percent, plural
 
@@ -119,7 +120,7 @@ def _savings_table(report: StatsReport) -> Table | None:
     )
     for t in report.tasks:
         table.add_row(
-            escape(t.task),
+            escape(shown_task(t.task)),
             f"{t.repo_tokens:,}",
             f"{t.packed_tokens:,}",
             percent(t.saved_percent),

@@ -11,6 +11,7 @@ from ctxopt.cli.stats_words import (
     growth_text,
     index_size,
     money,
+    shown_task,
 )
 from ctxopt.wording import percent, plural
 
@@ -73,7 +74,7 @@ def _savings(report: StatsReport) -> list[str]:
         return []
     rows = [
         [
-            cell(t.task),
+            cell(shown_task(t.task)),
             f"{t.repo_tokens:,}",
             f"{t.packed_tokens:,}",
             percent(t.saved_percent),

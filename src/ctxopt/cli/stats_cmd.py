@@ -151,6 +151,8 @@ def stats(
         refresh=not no_refresh,
     )
     report = stats_report(settings, request, notify=terminal.info)
+    for warning in report.warnings:
+        terminal.warn(warning)
     if json_file is not None:
         write_json_file(json_file, report_json(report))
     if as_json:

@@ -27,6 +27,15 @@ def money(value: float) -> str:
     return f"${value:,.4f}" if abs(value) < 1 else f"${value:,.2f}"
 
 
+TASK_CELL = 200  # characters of a task shown in a table cell (a pasted log can be 45 KB)
+
+
+def shown_task(task: str) -> str:
+    """A task's text for a table: on one line, cut with an ellipsis past TASK_CELL."""
+    text = " ".join(task.split())
+    return text if len(text) <= TASK_CELL else text[: TASK_CELL - 1] + "…"
+
+
 def growth_text(growth: Growth) -> str:
     sign = "+" if growth.change >= 0 else ""
     if growth.percent is None:
