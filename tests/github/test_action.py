@@ -4,6 +4,7 @@ with the environment its inputs give, as the runner would (no network: pip is a 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -186,3 +187,22 @@ def test_action_steps_on_a_real_repository(tmp_path: Path, bin_dir: Path) -> Non
     assert failed["outputs"]["exit-code"] == "1"
     assert "### Gates failed" in failed["summary"]
     assert Path(failed["outputs"]["json"]).is_file()
+
+
+@pytest.mark.slow
+def test_action_without_a_tasks_file_and_with_bad_input(tmp_path: Path, bin_dir: Path) -> None:
+    repo = sample_repo(tmp_path)
+    write_files(repo, {"ctxopt.toml": "budget = 1200\n", "tasks.txt": "explain the api\n"})
+    commit_all(repo, "config")
+    bare = run_action({"path": str(repo)}, tmp_path / "none", bin_dir)
+    assert bare["codes"] == {"install": 0, "index": 0, "report": 0, "gate": 0}, bare
+    assert "## ctxopt token report" in bare["summary"] and Path(bare["outputs"]["json"]).is_file()
+    with_tasks = {"path": str(repo), "tasks-file": "tasks.txt"}
+    configured = run_action(with_tasks, tmp_path / "cfg", bin_dir)
+    report = json.loads(Path(configured["outputs"]["json"]).read_text())
+    assert [t["budget"] for t in report["tasks"]] == [1200]  # the repository's own budget
+    missing = run_action({"path": str(repo), "tasks-file": "nope.yml"}, tmp_path / "bad", bin_dir)
+    assert missing["codes"]["gate"] == 2 and missing["outputs"]["exit-code"] == "2"
+    assert "ctxopt stats exited with 2:" in missing["summary"]
+    assert "tasks file nope.yml does not exist" in missing["summary"]
+    assert "json" not in missing["outputs"]  # no report was written
