@@ -54,7 +54,9 @@ def test_json_entries_under_tasks_key(tmp_path: Path) -> None:
         ("tasks.yml", "- task: x\n  model: no-such-model\n", "unknown model 'no-such-model'"),
         ("tasks.yml", "- task: x\n  budget: -5\n", "'budget' must be positive"),
         ("tasks.yml", "- task: x\n  budgte: 5\n", "unknown key budgte"),
-        ("tasks.yml", "task: x\n", "expected a list of tasks"),
+        ("tasks.yml", "task: x\n", "expected a list of tasks (or a 'tasks:' list), got a mapping"),
+        ("tasks.yml", "", "is empty: list the tasks to pack"),
+        ("tasks.json", '"fix it"', "got a single text"),
         ("tasks.txt", "# only a comment\n\n", "holds no task"),
     ],
 )

@@ -90,12 +90,23 @@ def _structured_entries(path: Path, text: str, suffix: str) -> list[Any]:
     data = _parse_yaml(path, text) if suffix in YAML_SUFFIXES else _parse_json(path, text)
     if isinstance(data, dict) and set(data) == {"tasks"}:
         data = data["tasks"]
+    if data is None:
+        raise UsageError(f"tasks file {path} is empty: list the tasks to pack, one entry each")
     if not isinstance(data, list):
         raise UsageError(
             f"tasks file {path}: expected a list of tasks (or a 'tasks:' list), "
-            f"got {type(data).__name__}"
+            f"got {_kind(data)}"
         )
     return data
+
+
+def _kind(data: object) -> str:
+    """What a parsed file holds, in words (not a Python type's name)."""
+    if isinstance(data, dict):
+        return "a mapping of keys"
+    if isinstance(data, str):
+        return "a single text"
+    return "a single value"
 
 
 def _parse_yaml(path: Path, text: str) -> Any:
