@@ -11,10 +11,10 @@ import typer.main
 
 from ctxopt import __version__, interrupts
 from ctxopt.app.held import command_scope
-from ctxopt.cli.closed_stdout import OutputClosed, OutputFailed, guard_stdout, silence_stdout
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.examples import epilog
 from ctxopt.cli.plain_params import plain_values
+from ctxopt.cli.streams import OutputClosed, OutputFailed, guard_streams, silence_stdout
 from ctxopt.config.environment import debugging
 from ctxopt.errors import CtxoptError, InterruptedRun
 from ctxopt.interrupts import INTERRUPTED_EXIT_CODE
@@ -95,7 +95,7 @@ def _help_of(exc: Exception, args: list[str]) -> str:
 def main() -> None:
     """Entry point: expected errors become one line on stderr and a non-zero exit; a reader
     that closes stdout early ends the run silently with exit 0; bare `ctxopt` is `--help`."""
-    guard_stdout()
+    guard_streams()
     interrupts.install()
     before = interrupts.count()
     try:

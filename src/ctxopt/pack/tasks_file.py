@@ -94,8 +94,7 @@ def _structured_entries(path: Path, text: str, suffix: str) -> list[Any]:
         raise UsageError(f"tasks file {path} is empty: list the tasks to pack, one entry each")
     if not isinstance(data, list):
         raise UsageError(
-            f"tasks file {path}: expected a list of tasks (or a 'tasks:' list), "
-            f"got {_kind(data)}"
+            f"tasks file {path}: expected a list of tasks (or a 'tasks:' list), got {_kind(data)}"
         )
     return data
 

@@ -104,7 +104,7 @@ class _QuietStderr:
         return getattr(self._stream, name)
 
 
-def guard_stdout() -> None:
+def guard_streams() -> None:
     """Wrap sys.stdout and sys.stderr (once each) as the module doc says.  A standard
     descriptor the process started without (`>&-`) is held on the null device first, so no
     file opened later takes its number (an index table written through `print`, or Lance's
