@@ -140,3 +140,13 @@ def test_the_synthesis_leaves_out_the_oldest_memories_to_fit_its_limit() -> None
     tiny, left_out = fitted_final_prompt(8, memories, graph, "end of the document " * 900, 1500)
     assert tokens.count(tiny) <= 1500 and left_out == 7
     assert "end of the document" in tiny  # the last window's end is kept
+
+
+def test_a_memory_too_big_for_any_synthesis_prompt_does_not_loop() -> None:
+    """One window's memory alone over the limit: the last window's text is cut to nothing and
+    the prompt returned (its call then fails or not); it used to spin for ever."""
+    from ctxopt.analyze.run import fitted_final_prompt
+
+    memories = [{"window": 1, "memory": {"insights": ["x" * 40_000]}}]
+    prompt, left_out = fitted_final_prompt(1, memories, {"entities": []}, "the end.", 500)
+    assert left_out == 0 and "the end." not in prompt

@@ -335,11 +335,11 @@ def fitted_final_prompt(
         kept.pop(0)
         prompt = build()
         size = tokens.count(prompt)
-    while size > limit and last_text:
-        last_text = last_text[len(last_text) // 4 :]  # its end: where the document stops
+    while size > limit and last_text:  # each pass drops at least a character: it ends
+        last_text = last_text[max(1, len(last_text) // 4) :]  # its end: where the document stops
         prompt = build()
         size = tokens.count(prompt)
-    return prompt, len(memories) - len(kept)
+    return prompt, len(memories) - len(kept)  # still over: one memory alone is (the call says)
 
 
 def _final_from(value: Any) -> tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
