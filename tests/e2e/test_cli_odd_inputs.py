@@ -149,6 +149,11 @@ def test_a_name_that_is_not_utf8_is_skipped_and_counted(tmp_path: Path, cli: Cli
     assert hits(cli("query", "alpha helper", "--path", str(repo), "--json"))[0]["file"] == "ok.py"
     pack = cli("pack", "alpha helper", "--path", str(repo))
     assert pack.code == 0 and "def alpha_helper():" in pack.out, pack.err
+    with (repo / os.fsdecode(b"caf\xe9.py")).open("a") as latin:
+        latin.write("\ndef delta_helper():\n    return 4\n")
+    review = cli("pack", "review this change", "--path", str(repo), "--diff")
+    assert review.code == 0, review.err  # it used to call the index damaged
+    assert '+++ "b/caf\\351.py"' in review.out and "+def delta_helper():" in review.out
 
 
 def test_a_repository_folder_whose_name_is_not_utf8(tmp_path: Path, cli: CliRunner) -> None:

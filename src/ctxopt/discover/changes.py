@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ctxopt.config.paths import is_utf8
 from ctxopt.discover.git import run_git
 from ctxopt.errors import UsageError
 
@@ -169,13 +170,15 @@ def _diff(root: Path, args: list[str]) -> bytes:
 def changed_ranges(diff: bytes) -> Ranges:
     """New-side line ranges per file of a `git diff -U0` output (deletions: the line after).
 
-    Files are read from the `+++ b/...` lines; a deleted file (`+++ /dev/null`) has none.
+    Files are read from the `+++ b/...` lines; a deleted file (`+++ /dev/null`) has none, and
+    neither has one whose name is not UTF-8 (the index leaves it out: `name_not_utf8`).
     """
     ranges: Ranges = {}
     current = ""
     for line in diff.split(b"\n"):
         if line.startswith(b"+++ "):
             current = _new_path(line[4:].rstrip(b"\r"))
+            current = current if is_utf8(current) else ""
             continue
         match = HUNK.match(line)
         if match and current:
