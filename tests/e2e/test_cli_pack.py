@@ -366,3 +366,22 @@ def test_a_change_s_code_goes_in_before_its_tests_config_docs_and_changelog(
     order = ["inventory/storage.py", "tests/test_storage.py", "config/settings.yaml"]
     order += ["docs/design.md", "CHANGES.md"]
     assert list(dict.fromkeys(touched)) == order
+
+
+def test_exit_3_names_a_budget_that_packs_for_a_diff_and_none_for_a_weak_task(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    repo = sample_repo(tmp_path)
+    assert cli("index", str(repo), "--quiet").code == 0
+    storage = repo / "inventory" / "storage.py"
+    lines = "".join(f"    step_{i} = compute_step({i}, inventory, warehouse)\n" for i in range(300))
+    added = f"\n\ndef long_migration(inventory, warehouse):\n{lines}"
+    storage.write_text(storage.read_text() + added)
+    review = ("pack", "review this change", "--path", str(repo), "--diff")
+    refused = cli(*review, "--budget", "600")
+    assert refused.code == 3, refused.err
+    named = re.search(r"at least ([\d,]+)", refused.err)
+    assert named is not None and named.group(1) == "1,000", refused.err  # the diff is cut there
+    assert cli(*review, "--budget", "1000").code == 0
+    weak = cli("pack", "zzqx", "--path", str(repo), "--budget", "150")  # nothing to pack at all
+    assert weak.code == 0 and "0 chunks" in weak.err, weak.err

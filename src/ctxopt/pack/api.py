@@ -165,7 +165,9 @@ def pack_query_result(
         outline_rows=work_tree.outline_rows,
     )
     renderer = make_renderer(options.compression)  # type: ignore[arg-type]
-    best = hits[0] if hits else None
+    # the best hit the selection may take: a task read with low confidence passes only those
+    # it names, so with none of them no budget packs code, and none is asked for
+    best = next((h for h in hits if confidence >= LOW_CONFIDENCE or h.named_by_task), None)
     fixed, least = _least_pack(base, best, renderer, options.format)
     short = (
         shorten_task(base.task, int(TASK_SHARE * budget))
@@ -187,7 +189,7 @@ def pack_query_result(
         shortened = (
             f" (from {SMALL_BUDGET:,} a long task is shortened)" if budget < SMALL_BUDGET else ""
         )
-        works = math.ceil((least if hits else fixed) * factor)  # the smallest that packs
+        works = math.ceil(_least_working(base, best, renderer, options.format, least) * factor)
         raise BudgetError(
             lambda names: (
                 f"the budget of {budget_words} cannot hold even the task and headers "
@@ -195,7 +197,7 @@ def pack_query_result(
                 f"or pick a {names('model')} with a larger window"
             )
         )
-    if hits and budget < least:
+    if best is not None and budget < least:
         needed = math.ceil(least * factor)
         raise BudgetError(
             lambda names: (
@@ -303,6 +305,20 @@ def _with_left_out(choice: Choice, work_tree: WorkTree) -> Choice:
     if rows is None or lines is None:
         return choice
     return replace(choice, left_out=left_out(rows, lines, chunk.start_line, chunk.end_line))
+
+
+def _least_working(
+    base: RenderInput, best: ScoredChunk | None, renderer: Render, fmt: str, least: int
+) -> int:
+    """The smallest budget that packs: least, or SMALL_BUDGET when the task shortened there
+    (a long task, a diff) leaves room for code at it."""
+    if least <= SMALL_BUDGET:
+        return least
+    short = shorten_task(base.task, int(TASK_SHARE * SMALL_BUDGET))
+    if short is None:
+        return least
+    _, shortened = _least_pack(replace(base, task=short.text), best, renderer, fmt)
+    return SMALL_BUDGET if shortened <= SMALL_BUDGET else least
 
 
 def _least_pack(
