@@ -55,7 +55,7 @@ def test_a_range_ending_at_head_is_a_change_between_commits(tmp_path: Path) -> N
     commit_all(repo, "second")
     git(repo, "branch", "base", "HEAD~1")
     write_files(repo, {"notes.py": "draft = 1\n"})  # untracked: not part of a commit range
-    for ref in ("base..HEAD", "base...HEAD", "base...", "HEAD~1..HEAD"):
+    for ref in ("base..HEAD", "base...HEAD", "base...", "HEAD~1..HEAD", "HEAD^!", "HEAD^-1"):
         change = read_change(repo, ChangeRequest(ref=ref))
         assert set(change.ranges) == set(NAMES), ref
     assert "notes.py" in read_change(repo, ChangeRequest(ref="base")).ranges  # the work tree
@@ -66,8 +66,13 @@ def test_a_range_that_does_not_end_at_the_checkout_is_refused(tmp_path: Path) ->
     commit_all(repo, "second")
     (repo / "plain.py").write_text("a = 1\nb = 200\nc = 3\n", encoding="utf-8")
     commit_all(repo, "third")
-    with pytest.raises(UsageError, match="HEAD~1 is not the commit checked out"):
-        read_change(repo, ChangeRequest(ref="HEAD~2..HEAD~1"))
+    for ref in ("HEAD~2..HEAD~1", "HEAD~1^!", "HEAD~1^-1"):
+        with pytest.raises(UsageError, match="HEAD~1 is not the commit checked out"):
+            read_change(repo, ChangeRequest(ref=ref))
+    (repo / "plain.py").write_text("x = 0\n" * 40 + "a = 1\nb = 200\nc = 3\n")
+    with pytest.raises(UsageError, match=r"plain\.py changed since the commit checked out"):
+        read_change(repo, ChangeRequest(ref="HEAD~1..HEAD"))  # its lines would be laid wrong
+    assert "plain.py" in read_change(repo, ChangeRequest(ref="HEAD~1")).ranges
     with pytest.raises(UsageError, match="'nope' is not a commit"):
         read_change(repo, ChangeRequest(ref="HEAD..nope"))
     with pytest.raises(UsageError, match="--staged takes a commit"):

@@ -69,6 +69,8 @@ def read_change(root: Path, request: ChangeRequest) -> Change:
         _check_range(root, request, commits)
     bare = _diff(root, [*request.args(), "-U0", "--", "."])
     full = _diff(root, [*request.args(), "-U3", "--", "."])
+    if commits is not None:
+        _check_range_files(root, request.ref or "", changed_ranges(bare))
     if not request.staged and commits is None:  # the work tree: its new files count too
         for new_file in _untracked_diffs(root):
             bare += new_file
@@ -118,11 +120,20 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 def commit_range(ref: str | None) -> tuple[str, str] | None:
     """The two ends of a `--diff-ref A..B` or `A...B` (an end left out is HEAD, as git reads
-    it); None for a single revision."""
-    if ref is None or ".." not in ref:
+    it), or of `X^!` and `X^-N` (X's own change against a parent); None for one revision."""
+    if ref is None:
         return None
-    left, _, right = ref.partition("...") if "..." in ref else ref.partition("..")
-    return left or "HEAD", right or "HEAD"
+    if ".." in ref:
+        left, _, right = ref.partition("...") if "..." in ref else ref.partition("..")
+        return left or "HEAD", right or "HEAD"
+    parent = _OWN_CHANGE.fullmatch(ref)
+    if parent is not None:
+        commit = parent.group(1) or "HEAD"
+        return f"{commit}^{parent.group(2) or 1}", commit
+    return None
+
+
+_OWN_CHANGE = re.compile(r"(.*)\^(?:!|-(\d*))")  # X^! and X^-N: X against its (Nth) parent
 
 
 def _check_range(root: Path, request: ChangeRequest, commits: tuple[str, str]) -> None:
@@ -139,6 +150,22 @@ def _check_range(root: Path, request: ChangeRequest, commits: tuple[str, str]) -
                 f"{names('diff_ref')} {request.ref}: {commits[1]} is not the commit "
                 f"checked out, and a pack shows the checked-out code; check out {commits[1]} first"
             )
+        )
+
+
+def _check_range_files(root: Path, ref: str, ranges: Ranges) -> None:
+    """A range's line numbers are the checked-out commit's: a file of it edited since would
+    have them laid on other code."""
+    if not ranges:
+        return
+    done = run_git(root, "diff", "--name-only", "-z", "--relative", "HEAD", "--", *ranges)
+    edited = [os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
+    if edited:
+        more = f" and {len(edited) - 1} more" if len(edited) > 1 else ""
+        raise UsageError(
+            f"--diff-ref {ref}: {edited[0]}{more} changed since the commit checked out, so the "
+            "range's lines are not the work tree's; commit or stash the edits, or pass one "
+            "commit to diff the work tree against it"
         )
 
 
