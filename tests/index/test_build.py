@@ -141,6 +141,21 @@ def test_an_edit_that_puts_the_old_size_and_mtime_back_is_seen(tmp_path: Path) -
     assert {text.split(" ", 1)[0] for text in embedder.embedded} == {"inventory/models.py"}
 
 
+def test_a_reworded_amend_moves_the_commit_time_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same content under a new commit (an amend of the message, a rebase): its time is
+    the new commit's, as a full rebuild gives it."""
+    repo = small_repo(tmp_path)
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "@1900000000")
+    git(repo, "commit", "-q", "--amend", "-m", "reworded")
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    times = {r.commit_time for r in IndexReader(settings.db_path).file_records().values()}
+    assert times == {1_900_000_000}
+
+
 def test_touching_a_file_without_changing_it_embeds_nothing(tmp_path: Path) -> None:
     repo = sample_repo(tmp_path)
     settings = load_settings(repo)

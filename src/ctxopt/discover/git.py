@@ -96,13 +96,15 @@ def shallow_note(root: Path) -> str:
     )
 
 
-def files_changed_between(root: Path, older: str, newer: str) -> set[str] | None:
-    """The paths (relative to root) whose content differs between two commits; None when
-    git cannot compare them (an unknown or pruned commit)."""
-    out = _git(root, "diff", "--name-only", "-z", "--no-renames", "--relative", older, newer)
+def files_touched_between(root: Path, older: str, newer: str) -> set[str] | None:
+    """The paths (relative to root) that the commits on either side of older...newer touched
+    (a commit, an amend, a rebase, a checkout back or forth): those whose last commit may have
+    moved; None when git cannot compare them (an unknown or pruned commit)."""
+    args = ("log", "-z", "--name-only", "--format=", "--no-renames", "--relative")
+    out = _git(root, *args, f"{older}...{newer}", "--")
     if out is None:
         return None
-    return {os.fsdecode(path) for path in out.split(b"\0") if path}
+    return {os.fsdecode(path) for path in out.split(b"\0") if path.strip()}
 
 
 def commits_since(root: Path, older: str, newer: str = "HEAD") -> int | None:

@@ -235,12 +235,12 @@ def _redated(
     head: str,
 ) -> RefreshPlan:
     """plan, with the files whose last commit moved since the index was built (HEAD moved:
-    a commit, an amend, a checkout) among the changed ones, so that their chunks carry the
-    commit time a full rebuild would give them.  Only files the new commits touched, or
-    that had no commit when indexed, can have moved."""
+    a commit, an amend, a rebase, a checkout) among the changed ones, so that their chunks
+    carry the commit time a full rebuild would give them.  Only files the commits between the
+    two HEADs touched, or that had no commit when indexed, can have moved."""
     candidates = {path for path, record in stored.items() if not record.commit_time}
     if last_commit:
-        candidates |= gitmeta.files_changed_between(settings.root, last_commit, head) or set()
+        candidates |= gitmeta.files_touched_between(settings.root, last_commit, head) or set()
     todo = {s.path for s in (*plan.added, *plan.changed)}
     sources = {s.path: s for s in files}
     wanted = sorted(p for p in candidates if p in sources and p in stored and p not in todo)
