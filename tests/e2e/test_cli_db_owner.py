@@ -27,6 +27,7 @@ def test_a_second_repository_is_refused_an_index_it_does_not_own(
     assert cli("index", str(billing), "--db", db, "--quiet").code == 0
     for args in (
         ("index", str(weather), "--db", db),
+        ("stats", "--path", str(weather), "--db", db),
         ("query", "forecast rain", "--path", str(weather), "--db", db),
         ("pack", "forecast rain", "--path", str(weather), "--db", db, "--no-refresh"),
     ):

@@ -15,6 +15,7 @@ from ctxopt.app.pack import refresh_then_pack
 from ctxopt.app.refresh import refresh_index
 from ctxopt.config.settings import Settings
 from ctxopt.errors import BudgetError, UsageError
+from ctxopt.index.owner import check_owner
 from ctxopt.index.stats import IndexReport, index_report
 from ctxopt.index.store import IndexReader
 from ctxopt.pack import models as model_table
@@ -107,7 +108,8 @@ def stats_report(
     tasks = [
         SavingsTask(t.task, t.budget or budget, t.model or model) for t in _tasks(request, table)
     ]
-    IndexReader(settings.db_path)  # no index: one message before anything else
+    opened = IndexReader(settings.db_path)  # no index: one message before anything else
+    check_owner(opened.meta(), settings.db_path, settings.root)  # another repository's --db
     if tasks and request.refresh:
         refresh_index(settings, refresh=True, notify=notify)  # once, before the first pack
     warnings: list[str] = []
