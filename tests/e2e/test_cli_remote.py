@@ -105,6 +105,9 @@ def test_commands_run_inside_a_bare_repository_read_it_as_given(
     assert names(found) >= {"count_stock_items"}
     files = {str(hit["file"]) for hit in found.json()}  # type: ignore[union-attr]
     assert files <= set(FILES), files  # no hooks/*.sample, config or HEAD
+    inside = cli("query", "count stock items", "--json", cwd=bare / "refs", env=cache_env)
+    assert names(inside) >= {"count_stock_items"}  # a folder of the bare repository: the same
+    assert not (bare / "refs" / ".ctxopt").exists()
 
 
 def test_unreachable_urls_are_one_line_without_credentials(

@@ -31,8 +31,8 @@ def settings_from_flags(
     there.
     """
     refuse_empty({"path": path, "ref": ref, **flags})
-    if path is None and is_bare_repository(Path.cwd()):
-        path = "."  # a bare repository is read as one given (cloned), never walked
+    if path is None:
+        path = _bare_repository_around(Path.cwd())  # read as one given (cloned), never walked
     notify = terminal.info if terminal is not None else None
     repository = open_repository(path, ref, notify=notify)
     found = find_root(repository.folder)
@@ -52,6 +52,17 @@ def settings_from_flags(
     if repository.remote is not None and index_clone:
         update_clone_index(settings, notify=notify)
     return settings
+
+
+def _bare_repository_around(folder: Path) -> str | None:
+    """The bare repository folder holds (itself, or one above it, as in its `refs/` or
+    `hooks/`), unless a work tree comes first."""
+    for candidate in (folder, *folder.parents):
+        if is_bare_repository(candidate):
+            return str(candidate)
+        if (candidate / ".git").exists():
+            return None
+    return None
 
 
 def refuse_empty(flags: dict[str, object]) -> None:
