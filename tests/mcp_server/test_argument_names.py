@@ -22,6 +22,7 @@ CALLS: list[tuple[str, dict[str, object], str]] = [
     ("pack", {"task": "fix it", "compression": "extreme"}, "`compression` must be one of"),
     ("pack", {"task": "fix it", "diff_ref": "-x"}, "`diff_ref` '-x' is not a commit"),
     ("pack", {"task": "fix it", "diff_ref": "HEAD..nope-9"}, "`diff_ref`: 'nope-9' is not"),
+    ("pack", {"task": "fix it", "model": "gpt-4"}, "give one of these as `model`"),
     ("query", {"task": "x", "lang": ["cobol"]}, "`lang` 'cobol' is not a language"),
     ("query", {"task": "x", "kind": ["gadget"]}, "`kind` 'gadget' is not a chunk kind"),
     ("refresh", {}, "call again later"),  # another index run holds the index

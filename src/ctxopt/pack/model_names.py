@@ -54,8 +54,10 @@ def match_model_name(wanted: str, models: Mapping[str, Named], hint: str = "") -
         return starts[0]
     if starts:
         raise UsageError(
-            f"model {wanted!r} is ambiguous: it could be {', '.join(starts)}; "
-            "give one of these with --model"
+            lambda names: (
+                f"model {wanted!r} is ambiguous: it could be {', '.join(starts)}; "
+                f"give one of these as {names('model')}"
+            )
         )
     close = difflib.get_close_matches(squashed, list(keys), n=len(keys), cutoff=SUGGEST_CUTOFF)
     names = list(dict.fromkeys(n for key in close for n in sorted(keys[key])))
