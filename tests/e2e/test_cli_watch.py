@@ -124,8 +124,9 @@ def test_changes_under_a_running_watcher_are_indexed(
     write_files(repo, {"other.log": "noise\n"})
     write_files(repo, {"src/fourth.py": "def epsilon_late_helper():\n    return 4\n"})
     wait_for(lambda: len(watcher.updates()) > before, "the fourth file", watcher)
-    # fourth.py added; first.py and third.py re-read: committed since, their commit time moved
-    assert [counts(line) for line in watcher.updates()[before:]] == [(1, 2, 0)]
+    # fourth.py added; third.py re-read (committed since: it had no commit time), and
+    # first.py too unless its two commits fell within one second
+    assert [counts(line) for line in watcher.updates()[before:]] in ([(1, 1, 0)], [(1, 2, 0)])
 
     assert watcher.interrupt() == 130
     assert watcher.out.read_text(encoding="utf-8") == ""  # stdout carries no progress

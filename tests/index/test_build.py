@@ -156,6 +156,19 @@ def test_a_reworded_amend_moves_the_commit_time_too(
     assert times == {1_900_000_000}
 
 
+def test_files_indexed_before_the_first_commit_are_dated_once_committed(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "fresh")
+    write_files(repo, {"app.py": "def main():\n    return 1\n", "scratch.py": "x = 1\n"})
+    settings = load_settings(repo)
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)  # no commit yet
+    git(repo, "add", "app.py")
+    git(repo, "commit", "-q", "-m", "first")
+    build_index(settings, embedder=HashEmbedder(), workers=IN_PROCESS)
+    records = IndexReader(settings.db_path).file_records()
+    assert records["app.py"].commit_time == int(git(repo, "log", "-1", "--format=%ct"))
+    assert records["scratch.py"].commit_time == 0  # untracked: no commit dates it
+
+
 def test_touching_a_file_without_changing_it_embeds_nothing(tmp_path: Path) -> None:
     repo = sample_repo(tmp_path)
     settings = load_settings(repo)

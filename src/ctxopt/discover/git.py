@@ -85,6 +85,16 @@ def is_shallow(root: Path) -> bool:
     return out is not None and out.strip() == b"true"
 
 
+def tracked(root: Path, paths: Sequence[str]) -> set[str]:
+    """Those of paths (relative to root) that git tracks: the only ones a commit can date."""
+    if not paths:
+        return set()
+    specs = list(paths) if len(paths) <= PATHSPEC_LIMIT else ["."]
+    out = _git(root, "--literal-pathspecs", "ls-files", "-z", "--", *specs)
+    listed = {os.fsdecode(p) for p in (out or b"").split(b"\0") if p}
+    return listed & set(paths)
+
+
 def shallow_note(root: Path) -> str:
     """A hint for a history too short because the clone is shallow (CI checkouts often are);
     "" for a full clone."""

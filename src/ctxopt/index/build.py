@@ -237,10 +237,13 @@ def _redated(
     """plan, with the files whose last commit moved since the index was built (HEAD moved:
     a commit, an amend, a rebase, a checkout) among the changed ones, so that their chunks
     carry the commit time a full rebuild would give them.  Only files the commits between the
-    two HEADs touched, or that had no commit when indexed, can have moved."""
-    candidates = {path for path, record in stored.items() if not record.commit_time}
-    if last_commit:
-        candidates |= gitmeta.files_touched_between(settings.root, last_commit, head) or set()
+    two HEADs touched can have moved (a file indexed before it was committed included), or,
+    after an index made before the first commit, the files committed since."""
+    if last_commit:  # a file indexed before its commit: that commit is among these
+        candidates = gitmeta.files_touched_between(settings.root, last_commit, head) or set()
+    else:  # indexed before the first commit: the files committed since
+        undated = [path for path, record in stored.items() if not record.commit_time]
+        candidates = gitmeta.tracked(settings.root, undated)
     todo = {s.path for s in (*plan.added, *plan.changed)}
     sources = {s.path: s for s in files}
     wanted = sorted(p for p in candidates if p in sources and p in stored and p not in todo)
