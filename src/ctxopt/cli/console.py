@@ -54,8 +54,12 @@ class Terminal:
         return Console(file=sys.stdout, width=width, **self._options())
 
     def info(self, text: str) -> None:
-        if not self.quiet:
-            self.err.print(text, markup=False)
+        if self.quiet:
+            return
+        if "err" not in self.__dict__ and not sys.stderr.isatty():
+            sys.stderr.write(text + "\n")  # plain text to a pipe: rich is not imported for it
+            return
+        self.err.print(text, markup=False)
 
     def warn(self, text: str) -> None:
         from rich.markup import escape

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ctxopt.config.paths import is_utf8
-from ctxopt.discover.git import run_git
+from ctxopt.discover.git import commit_of, run_git
 from ctxopt.errors import UsageError
 
 HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.M)
@@ -170,17 +170,12 @@ def _check_range_files(root: Path, ref: str, ranges: Ranges) -> None:
 
 
 def _commit_of(root: Path, revision: str) -> str:
-    try:
-        done = run_git(
-            root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}"
-        )
-    except OSError as exc:
-        raise UsageError(f"git is not available: {exc.strerror}") from exc
-    if done.returncode != 0:
+    commit = commit_of(root, revision)
+    if not commit:
         raise UsageError(
             lambda names: f"{names('diff_ref')}: {revision!r} is not a commit, branch or tag here"
         )
-    return done.stdout.decode().strip()
+    return commit
 
 
 def _diff(root: Path, args: list[str]) -> bytes:

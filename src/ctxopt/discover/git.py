@@ -75,7 +75,13 @@ def git_root(path: Path) -> Path | None:
 
 def head_commit(root: Path) -> str:
     """The hash of HEAD, or "" when there is no git or no commit yet."""
-    out = _git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    return commit_of(root, "HEAD")
+
+
+def commit_of(root: Path, revision: str) -> str:
+    """The hash of the commit revision names, or "" when there is none (or no git)."""
+    wanted = f"{revision}^{{commit}}"
+    out = _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", wanted)
     return out.decode().strip() if out else ""
 
 
