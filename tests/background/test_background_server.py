@@ -111,8 +111,25 @@ def _served(sock: Path) -> int:
     """The calls the server at sock has served; when it does not answer, the failure shows
     its log (why it stopped, or how far it got)."""
     served = ask_server(sock, "status").get("served")
-    assert isinstance(served, int), f"no answer from the server; its log:\n{_log(sock)}"
+    assert isinstance(served, int), (
+        f"no answer from the server ({_server_processes(sock)}); its log:\n{_log(sock)}"
+    )
     return served
+
+
+def _server_processes(sock: Path) -> str:
+    """The processes serving at sock, with their state: a server that died leaves none, one
+    that hangs shows its state (a native crash is in the log, through faulthandler)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+            state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if str(sock).encode() in argv:
+            found.append(f"pid {proc.name} state {state}")
+    return ", ".join(found) or "no process serves it"
 
 
 def _log(sock: Path) -> str:

@@ -26,7 +26,10 @@ class Repositories:
         key = (str(settings.root), str(settings.db_path))
         service = self._services.get(key)
         if service is None:
-            service = RepoService(settings)
+            # Rows are loaded between calls, not on a thread: a call's end puts the server's
+            # environment back (`borrowed`), and Lance reading it on another thread meanwhile
+            # crashed the server (getenv racing the environment's rewrite).
+            service = RepoService(settings, rows_on_thread=False)
             self._services[key] = service
             while len(self._services) > self._kept:
                 _, oldest = self._services.popitem(last=False)
@@ -34,6 +37,11 @@ class Repositories:
         self._services.move_to_end(key)
         with service.call(settings) as warm:
             yield warm
+
+    def load_ahead(self) -> None:
+        """Load what the last call's refresh left for the next call (see RepoService)."""
+        for service in list(self._services.values()):
+            service.load_ahead()
 
     def names(self) -> list[str]:
         return [root for root, _ in self._services]

@@ -11,6 +11,7 @@ with the caller's streams, directory and environment, and the warm index state l
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import fcntl
 import json
 import logging
@@ -81,6 +82,7 @@ class Server:
             start_parsers(settings)
             with lend(self._repositories):
                 refresh_then_pack(settings, PackOptions(task=WARM_UP_TASK, budget=2000))
+            self._repositories.load_ahead()
         except Exception as exc:
             LOG.info("warm-up on %s skipped: %s", root, exc)
         self._fork_server = fork_server_pid()
@@ -174,7 +176,18 @@ class Server:
             code = INTERRUPTED_EXIT_CODE
         self.served += 1
         LOG.info("%s: exit %d in %.3f s", command, code, time.monotonic() - started)
-        conn.sendall(EXIT + b" %d\n" % code)
+        try:
+            conn.sendall(EXIT + b" %d\n" % code)
+        finally:
+            self._load_ahead()
+
+    def _load_ahead(self) -> None:
+        """The rows of an index the call refreshed, loaded once the caller has its answer and
+        the server's own environment is back (a problem is only logged)."""
+        try:
+            self._repositories.load_ahead()
+        except Exception as exc:
+            LOG.info("loading the refreshed index's rows ahead failed: %s", exc)
 
     def _status(self) -> dict[str, object]:
         return {
@@ -250,6 +263,9 @@ def main(argv: list[str]) -> int:
     logging.basicConfig(
         stream=log, level=logging.INFO, format="%(asctime)s %(process)d %(message)s"
     )
+    # A crash in native code (Lance, Arrow, the file watcher) leaves its threads' stacks in
+    # the log, where a dead server otherwise leaves nothing to tell why it stopped.
+    faulthandler.enable(file=log, all_threads=True)
     path = Path(argv[0])
     listener = _listen(path)
     if listener is None:

@@ -78,12 +78,19 @@ class RepoService:
     """Runs the tools' work for the repository of `settings`, one call at a time (the SDK
     runs tools on worker threads; the index and its refresh are not for two at once)."""
 
-    def __init__(self, settings: Settings, *, notify: Notify | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, notify: Notify | None = None, rows_on_thread: bool = True
+    ) -> None:
+        """rows_on_thread: a refreshed index's rows are loaded ahead on a thread as the call
+        ends; without it they wait for `load_ahead` (for a process that changes its
+        environment between calls, which no other thread may read meanwhile)."""
         self.settings = settings
         self._notify = notify
         self._lock = threading.Lock()
         self._kept: IndexReader | None = None
+        self._rows_on_thread = rows_on_thread
         self.loading: threading.Thread | None = None  # loading the next reader's rows
+        self._load_later: IndexReader | None = None  # ... or waiting for load_ahead
         self.fresh = FreshState()
 
     def reader(self) -> IndexReader | None:
@@ -112,11 +119,22 @@ class RepoService:
         except CtxoptError:
             return
         reader = self.reader() if changed else None
-        if reader is not None:
-            self.loading = threading.Thread(
-                target=_load_rows, args=(reader,), name="ctxopt-rows", daemon=True
-            )
-            self.loading.start()
+        if reader is None:
+            return
+        if not self._rows_on_thread:
+            self._load_later = reader
+            return
+        self.loading = threading.Thread(
+            target=_load_rows, args=(reader,), name="ctxopt-rows", daemon=True
+        )
+        self.loading.start()
+
+    def load_ahead(self) -> None:
+        """Load the rows a call left waiting (see rows_on_thread), here and now."""
+        with self._lock:
+            reader, self._load_later = self._load_later, None
+            if reader is not None:
+                _load_rows(reader)
 
     def settings_for(self, flags: Mapping[str, object]) -> Settings:
         """The server's settings with one call's values laid on top, checked as flags are
