@@ -10,10 +10,14 @@ from pathlib import Path
 import pytest
 
 from clitools import CliRunner, assert_one_line_error, run_cli
-from helpers import commit_all, init_repo, sample_repo, write_files
+from helpers import commit_all, git, init_repo, sample_repo, write_files
 
 pytestmark = pytest.mark.slow
 TASK = "fix save_inventory when the file is missing"
+BILLING = """def invoice_total(prices, tax_rate):
+    \"\"\"The invoice total: the prices summed and the tax rate applied.\"\"\"
+    return round(sum(prices) * (1 + tax_rate), 2)
+"""
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +52,32 @@ def test_index_from_a_subfolder_indexes_the_git_root(tmp_path: Path, cli: CliRun
     assert (repo / ".ctxopt").is_dir()
     assert not (repo / "inventory" / ".ctxopt").exists()
     assert f"using the repository at {repo.resolve()} (found by git" in result.err
+
+
+def test_a_project_the_enclosing_repository_ignores_is_indexed_as_a_plain_folder(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    """A home folder kept as a dotfiles repository ignoring `*`, and a project in it with no
+    git of its own: until 2026-12-01 `index` there indexed the home's .bashrc into
+    home/.ctxopt, and `index PROJECT` listed the project through git (all ignored: empty)."""
+    home = init_repo(tmp_path / "home")
+    write_files(home, {".gitignore": "*\n", ".bashrc": "export EDITOR=vi\n"})
+    git(home, "add", "-f", ".gitignore", ".bashrc")
+    git(home, "commit", "-q", "-m", "dotfiles")
+    foo = home / "projects" / "foo"
+    write_files(foo, {"pkg/billing.py": BILLING, "main.py": "from pkg.billing import total\n"})
+    note = f"{foo.resolve()} is ignored by the enclosing git repository at {home.resolve()}"
+    for cwd, path in ((foo, ()), (tmp_path, (str(foo),))):  # found from foo, then given
+        result = cli("index", *path, "--json", cwd=cwd)
+        assert result.code == 0, result.err
+        assert f"{note}, so it is read as a plain folder" in result.err
+        assert result.json()["files"] == 2, result.out
+        assert result.json()["db_path"] == str((foo / ".ctxopt").resolve())
+        assert (foo / ".ctxopt").is_dir() and not (home / ".ctxopt").exists()
+    packed = cli("pack", "apply the tax rate to the invoice total", "--json", cwd=foo / "pkg")
+    assert packed.code == 0, packed.err
+    assert "pkg/billing.py" in packed.json()["files"], packed.out
+    assert "def invoice_total" in packed.json()["prompt"]
 
 
 @pytest.mark.parametrize("command", ["query", "pack", "stats"])

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from ctxopt.app.remote import open_repository, update_clone_index
 from ctxopt.cli.console import Terminal
-from ctxopt.config.paths import RootFound, find_root
 from ctxopt.config.settings import Settings, load_settings
 from ctxopt.discover.remote import is_bare_repository
+from ctxopt.discover.root import RootFound, find_root
 from ctxopt.errors import UsageError
 
 
@@ -28,7 +28,7 @@ def settings_from_flags(
     index_clone the clone's index is then brought up to date with that ref.  With a
     terminal, notes on the clone and the config files' warnings (unknown keys...) go to its
     stderr, and with announce_root a repository found above the current folder is named
-    there.
+    there, as is the git repository that ignores the folder (read as a plain folder).
     """
     refuse_empty({"path": path, "ref": ref, **flags})
     if path is None:
@@ -46,6 +46,11 @@ def settings_from_flags(
             where = "its index" if found.how is RootFound.INDEX else "git"
             terminal.info(
                 f"using the repository at {found.root} (found by {where}; --path picks another)"
+            )
+        if announce_root and found.ignored_by is not None:
+            terminal.info(
+                f"{found.root} is ignored by the enclosing git repository at "
+                f"{found.ignored_by}, so it is read as a plain folder"
             )
         for warning in settings.warnings:
             terminal.warn(warning)

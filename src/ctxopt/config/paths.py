@@ -4,8 +4,6 @@ object-store locations."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 
 from ctxopt.errors import UsageError
@@ -21,50 +19,6 @@ def resolve_root(path: Path | None) -> Path:
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder; pass the repository folder")
     return root.resolve()
-
-
-class RootFound(str, Enum):
-    """How the repository folder of a command was found."""
-
-    GIVEN = "given"  # --path or the folder argument
-    INDEX = "index"  # the nearest folder up holding a .ctxopt index
-    GIT = "git"  # the top of the git work tree holding the current folder
-    CURRENT = "current"  # neither: the current folder
-
-
-@dataclass(frozen=True)
-class FoundRoot:
-    root: Path
-    how: RootFound
-
-
-def find_root(path: Path | None = None, start: Path | None = None) -> FoundRoot:
-    """The folder a command works on, found as git finds its work tree.
-
-    A given path wins.  Otherwise, walking up from start (the current folder): the first
-    folder holding a `.ctxopt` index, or holding `.git` (the top of the work tree, where
-    the walk stops); outside git and with no index up the tree, the current folder.  A
-    `.ctxopt` folder with no index in it (a first run that failed before writing a table
-    leaves its lock and .gitignore) does not count.
-    """
-    if path is not None:
-        return FoundRoot(resolve_root(path), RootFound.GIVEN)
-    here = resolve_root(start)
-    for folder in (here, *here.parents):
-        if _holds_index(folder / INDEX_DIR):
-            return FoundRoot(folder, RootFound.INDEX)
-        if (folder / ".git").exists():
-            return FoundRoot(folder, RootFound.GIT)
-    return FoundRoot(here, RootFound.CURRENT)
-
-
-def _holds_index(folder: Path) -> bool:
-    """Whether folder holds an index, complete or not: its commit marker or a table."""
-    try:
-        with os.scandir(folder) as entries:
-            return any(e.name == "committed.json" or e.name.endswith(".lance") for e in entries)
-    except OSError:  # missing, not a folder, unreadable
-        return False
 
 
 DbLocation = Path | str  # an index: a local folder (Path) or an object-store URI (str)

@@ -73,6 +73,23 @@ def git_root(path: Path) -> Path | None:
     return Path(os.fsdecode(out.rstrip(b"\n")))
 
 
+def ignores(folder: Path) -> bool:
+    """Whether the git work tree holding folder ignores it (a rule in its ignore files, or
+    a folder above it ignored), as `git check-ignore` answers; False outside git, for a
+    folder holding tracked files, and when git fails."""
+    return _git(folder, "check-ignore", "-q", "--", ".") is not None
+
+
+def work_tree(folder: Path) -> Path | None:
+    """The top of the git work tree folder (absolute, resolved) is part of; None outside git,
+    and when that work tree ignores folder (a project in a home directory kept as a dotfiles
+    repository ignoring `*`): git lists nothing in it, so it is read as a plain folder."""
+    top = git_root(folder)
+    if top is None or top == folder or not ignores(folder):
+        return top
+    return None
+
+
 def head_commit(root: Path) -> str:
     """The hash of HEAD, or "" when there is no git or no commit yet."""
     return commit_of(root, "HEAD")
