@@ -90,3 +90,28 @@ def test_a_call_borrows_and_gives_back_the_process_state(tmp_path: Path) -> None
     assert (tmp_path / "made").stat().st_mode & 0o777 == 0o600
     assert (os.getcwd(), dict(os.environ)) == before[:2]
     assert os.umask(before[2]) == before[2]
+
+
+def test_a_call_rewrites_only_the_variables_that_differ(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each change of the environment rewrites the C library's copy, which a native thread
+    may be reading: a caller whose environment differs in one variable costs two changes
+    (it in, it back), not a clearing and refilling of every variable twice."""
+    monkeypatch.setenv("CTXOPT_TEST_SHARED", "same")
+    changes: list[str] = []
+    monkeypatch.setattr(
+        os, "putenv", lambda name, value: changes.append(f"set {os.fsdecode(name)}")
+    )
+    monkeypatch.setattr(os, "unsetenv", lambda name: changes.append(f"unset {os.fsdecode(name)}"))
+    env = {**os.environ, "CTXOPT_TEST_CALLER": "1"}
+    request = Request(op="run", argv=("query", "x"), cwd=str(tmp_path), env=tuple(env.items()))
+    read, write = os.pipe()
+    try:
+        with borrowed_process(request, [read, write, write]):
+            assert os.environ["CTXOPT_TEST_CALLER"] == "1"
+    finally:
+        os.close(read)
+        os.close(write)
+    assert "CTXOPT_TEST_CALLER" not in os.environ
+    assert changes == ["set CTXOPT_TEST_CALLER", "unset CTXOPT_TEST_CALLER"]

@@ -45,15 +45,13 @@ def borrowed_process(
         if on_first_use is not None:
             once = _Once(on_first_use)
             sys.stdin, sys.stdout = FirstUse.of(sys.stdin, once), FirstUse.of(sys.stdout, once)
-        os.environ.clear()
-        os.environ.update(dict(request.env))
+        _switch_environment(dict(request.env))
         sys.argv = ["ctxopt", *request.argv]
         yield
     finally:
         _flush((sys.stdout, sys.stderr))
         sys.argv = saved_argv
-        os.environ.clear()
-        os.environ.update(saved_env)
+        _switch_environment(saved_env)
         sys.stdin, sys.stdout, sys.stderr = saved_streams
         for target, fd in zip((0, 1, 2), saved_fds, strict=True):
             os.dup2(fd, target)
@@ -141,6 +139,18 @@ def _to_null(fd: int) -> None:
         os.dup2(null, fd)
     finally:
         os.close(null)
+
+
+def _switch_environment(wanted: dict[str, str]) -> None:
+    """Make os.environ wanted, touching only the variables that differ: each change rewrites
+    the C library's environment, which a native thread reading it meanwhile (Lance's) may
+    find half-made, so there are as few as there can be (a caller's environment and the
+    server's differ in a few variables, where clearing and refilling rewrote all of them)."""
+    for name in [name for name in os.environ if name not in wanted]:
+        del os.environ[name]
+    for name, value in wanted.items():
+        if os.environ.get(name) != value:
+            os.environ[name] = value
 
 
 def close_all(fds: list[int]) -> None:
