@@ -56,9 +56,12 @@ def test_pack_never_exceeds_budget_and_ranges_match(
     except BudgetError as refused:
         assert budget < 400
         works = re.search(r"raise --budget to at least ([\d,]+)", str(refused))
-        assert works is not None, str(refused)  # the message names a budget
-        enough = replace(options, budget=int(works.group(1).replace(",", "")))
-        refresh_then_pack(load_settings(indexed), enough, refresh=False)  # and it is not refused
+        assert works is not None, str(refused)  # the message names a budget that packs code
+        least = int(works.group(1).replace(",", ""))
+        enough = replace(options, budget=least)
+        packed = refresh_then_pack(load_settings(indexed), enough, refresh=False)
+        assert any(c.fidelity != Fidelity.PATH for c in packed.chosen), str(refused)
+        assert packed.tokens <= least
         return
     assert tokens.count(result.prompt) == result.tokens <= budget
     if fmt == "xml":
@@ -77,13 +80,26 @@ def test_pack_never_exceeds_budget_and_ranges_match(
             )
 
 
-@pytest.mark.parametrize("fmt", ["markdown", "xml", "plain"])
+@pytest.mark.parametrize(
+    ("task", "fmt", "compression"),
+    [
+        ("save", "markdown", "none"),
+        ("save", "xml", "none"),
+        ("save", "plain", "none"),
+        ("price", "xml", "light"),
+        ("timeout reserve inventory", "xml", "medium"),
+        ("save format test file", "markdown", "aggressive"),
+        ("fix format timeout timeout error missing", "plain", "light"),
+    ],
+)
 def test_the_budget_a_refusal_names_holds_code_and_one_less_does_not(
-    indexed: Path, fmt: str
+    indexed: Path, task: str, fmt: str, compression: str
 ) -> None:
     """Exit 3's message names the smallest budget that packs code: found by hypothesis, it
-    named 216 where the best hit's signature, rendered, needed 225 (the pack came out empty)."""
-    options = PackOptions(task="save", budget=150, format=fmt, compression="none")
+    named 216 where the best hit's signature, rendered, needed 225 (the pack came out empty);
+    and for `price` in xml 205, where the selection took a cheaper hit first that rendered
+    over the budget and left the best hit out (218 is the first that packs code)."""
+    options = PackOptions(task=task, budget=150, format=fmt, compression=compression)
     with pytest.raises(BudgetError) as refused:
         refresh_then_pack(load_settings(indexed), options, refresh=False)
     works = re.search(r"raise --budget to at least ([\d,]+)", str(refused.value))
@@ -91,6 +107,7 @@ def test_the_budget_a_refusal_names_holds_code_and_one_less_does_not(
     least = int(works.group(1).replace(",", ""))
     settings = load_settings(indexed)
     packed = refresh_then_pack(settings, replace(options, budget=least), refresh=False)
-    assert packed.chosen and packed.tokens <= least
+    assert any(c.fidelity != Fidelity.PATH for c in packed.chosen), packed.dropped
+    assert packed.tokens <= least
     with pytest.raises(BudgetError):
         refresh_then_pack(settings, replace(options, budget=least - 1), refresh=False)

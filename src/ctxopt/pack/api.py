@@ -19,13 +19,14 @@ from ctxopt.config.settings import Settings
 from ctxopt.errors import BudgetError, UsageError
 from ctxopt.index.store import IndexReader
 from ctxopt.pack import models as model_table
+from ctxopt.pack.code_budget import smallest_budget_with_code
 from ctxopt.pack.compress import LEVELS
 from ctxopt.pack.content import make_renderer
 from ctxopt.pack.fit import Fitting, fit_prompt, render_data
 from ctxopt.pack.long_task import TASK_SHARE, shorten_task
 from ctxopt.pack.prompt_tokens import count as count_tokens
 from ctxopt.pack.render import FORMATS, RenderInput, render
-from ctxopt.pack.select import FILE_HEADER, Render, SelectOptions, select
+from ctxopt.pack.select import FILE_HEADER, Render, Selection, SelectOptions, select
 from ctxopt.pack.work_tree import WorkTree, left_out
 from ctxopt.retrieve.candidates import CandidateSource
 from ctxopt.retrieve.confidence import retrieval_confidence
@@ -177,74 +178,50 @@ def pack_query_result(
     if short is not None:  # a long task (a pasted log): its start and end
         shorter = replace(base, task=short.text)
         cut = _least_pack(shorter, best, renderer, options.format)
-        if cut[1] <= budget:
+        if cut[1] > budget:
+            short = None  # the task is kept whole, and the pack refused
+        else:
             base, (fixed, least) = shorter, cut
             warnings.append(
                 f"the task takes more of the budget than leaves room for code: "
                 f"{short.elided_lines:,} of its lines ({short.elided_tokens:,} tokens) are "
                 "elided in the prompt, its start and end kept; raise --budget to keep it whole"
             )
-    budget_words = _budget_words(budget, model_budget, factor)
-    if fixed > budget:
-        shortened = (
-            f" (from {SMALL_BUDGET:,} a long task is shortened)" if budget < SMALL_BUDGET else ""
-        )
-        works = math.ceil(_least_working(base, best, renderer, options.format, least) * factor)
-        raise BudgetError(
-            lambda names: (
-                f"the budget of {budget_words} cannot hold even the task and headers "
-                f"({fixed:,} tokens); raise {names('budget')} to at least {works:,}{shortened} "
-                f"or pick a {names('model')} with a larger window"
-            )
-        )
-    if best is not None and budget < least:
-        needed = math.ceil(least * factor)
-        raise BudgetError(
-            lambda names: (
-                f"the budget of {budget_words} holds the task and headers ({fixed:,} "
-                f"tokens) but not one entry of code: that takes {least:,}; raise {names('budget')} "
-                f"to at least {needed:,} (or pick a {names('model')} with a larger window)"
-            )
-        )
-    if budget < SMALL_BUDGET:
-        warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
     focus = focus_files(hits)
     hits = [*hits, *_rest_of_files(reader, focus, hits)]
     if not settings.allow_secrets:  # before compression and fitting: the budget holds
         hits = redacted_hits(hits)
-    pool = hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task]
-    cap = per_file_cap(settings, budget)
     strict = user_cap(settings)  # a cap the user set holds for files the task does not name
-    exempt = files_named(hits) if strict else focus
-    selection = select(
-        pool,
-        SelectOptions(
-            budget=budget - fixed,
-            max_chunks_per_file=cap,
-            strict_cap=strict,
-            displace=settings.displace_capped,
-            path_entries=settings.path_entries,
-            named_files=exempt,
-            whole_files=tuple(sorted(exempt, key=lambda p: _best_rank(hits, p))),
-            whole_share=WHOLE_FILE_SHARE,
-            start_fidelity=Fidelity.SIGNATURE if budget < SMALL_BUDGET else Fidelity.FULL,
-        ),
-        renderer,
+    packing = _Packing(
+        settings=settings,
+        options=options,
+        base=base,
+        fixed=fixed,
+        renderer=renderer,
+        work_tree=work_tree,
+        reader=reader,
+        hits=tuple(hits),
+        pool=tuple(hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task]),
+        strict=strict,
+        exempt=files_named(hits) if strict else focus,
     )
-    if len(pool) < len(hits):  # every candidate is accounted for (pack --explain)
-        left = [Dropped(h, DropReason.LOW_CONFIDENCE) for h in hits if not h.named_by_task]
-        selection = replace(selection, dropped=(*selection.dropped, *left))
-    fitting = Fitting(
-        renderer,
-        work_tree.only_blank_between,
-        reader if options.overview else None,
-        top_up=budget >= SMALL_BUDGET,
-        order=options.order,
-        format=options.format,
-        cap=cap if strict else None,
-        cap_exempt=exempt,
-    )
-    prompt, data, selection = fit_prompt(base, selection, budget, fitting)
+    budget_words = _budget_words(budget, model_budget, factor)
+    if fixed > budget:
+        works = _least_working(base, best, renderer, options.format, least)
+        if works == least and best is not None:  # not SMALL_BUDGET, for a shortened task
+            works = _least_with_code(packing, least)
+        raise _no_room(budget_words, fixed, math.ceil(works * factor), budget < SMALL_BUDGET)
+    if best is not None and budget < least:
+        raise _no_code(budget_words, fixed, _least_with_code(packing, least), factor)
+    if budget < SMALL_BUDGET:
+        warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
+    prompt, data, selection, cap = _select_and_fit(packing, budget, overview=options.overview)
+    if best is not None and short is None and not _holds_code(selection):
+        # the reckoned least packs no code here: refused when the first budget that does is
+        # above this one (a task shortened for this budget would be shortened anew at it)
+        works = _least_with_code(packing, least, known_empty=budget)
+        if works > budget:
+            raise _no_code(budget_words, fixed, works, factor)
     prompt_tokens = count_tokens(prompt)
     recommendation = model_table.recommend_model(prompt_tokens, query.intent.complexity, table)
     price_model = named or model_table.price_model(None, table)
@@ -276,7 +253,7 @@ def pack_query_result(
         max_chunks_per_file=cap,
         reserve=options.reserve if options.budget is None else None,
         stopped_by=stop_reason(selection.dropped, budget - prompt_tokens),
-        candidates=len(pool),
+        candidates=len(packing.pool),
         secrets_redacted=0 if settings.allow_secrets else shown_secrets(selection.chosen),
     )
 
@@ -305,6 +282,100 @@ def _with_left_out(choice: Choice, work_tree: WorkTree) -> Choice:
     if rows is None or lines is None:
         return choice
     return replace(choice, left_out=left_out(rows, lines, chunk.start_line, chunk.end_line))
+
+
+@dataclass(frozen=True)
+class _Packing:
+    """What selection and fitting take besides the budget: a trial budget packs as a pack
+    asked for that budget would."""
+
+    settings: Settings
+    options: PackOptions
+    base: RenderInput
+    fixed: int  # tokens of the task and headers alone
+    renderer: Render
+    work_tree: WorkTree
+    reader: IndexReader
+    hits: tuple[ScoredChunk, ...]  # every candidate
+    pool: tuple[ScoredChunk, ...]  # the candidates the selection may take
+    strict: bool  # the cap per file is the user's
+    exempt: frozenset[str]  # files the cap does not apply to
+
+
+def _select_and_fit(
+    packing: _Packing, budget: int, *, overview: bool = False
+) -> tuple[str, RenderInput, Selection, int]:
+    """The prompt at a budget, what it holds and the cap per file it used.  overview: with
+    the structure overview when it fits (it never changes which entries the prompt holds)."""
+    settings, hits, pool, exempt = packing.settings, packing.hits, packing.pool, packing.exempt
+    cap = per_file_cap(settings, budget)
+    selection = select(
+        pool,
+        SelectOptions(
+            budget=budget - packing.fixed,
+            max_chunks_per_file=cap,
+            strict_cap=packing.strict,
+            displace=settings.displace_capped,
+            path_entries=settings.path_entries,
+            named_files=exempt,
+            whole_files=tuple(sorted(exempt, key=lambda p: _best_rank(hits, p))),
+            whole_share=WHOLE_FILE_SHARE,
+            start_fidelity=Fidelity.SIGNATURE if budget < SMALL_BUDGET else Fidelity.FULL,
+        ),
+        packing.renderer,
+    )
+    if len(pool) < len(hits):  # every candidate is accounted for (pack --explain)
+        left = [Dropped(h, DropReason.LOW_CONFIDENCE) for h in hits if not h.named_by_task]
+        selection = replace(selection, dropped=(*selection.dropped, *left))
+    fitting = Fitting(
+        packing.renderer,
+        packing.work_tree.only_blank_between,
+        packing.reader if overview else None,
+        top_up=budget >= SMALL_BUDGET,
+        order=packing.options.order,
+        format=packing.options.format,
+        cap=cap if packing.strict else None,
+        cap_exempt=exempt,
+    )
+    prompt, data, selection = fit_prompt(packing.base, selection, budget, fitting)
+    return prompt, data, selection, cap
+
+
+def _holds_code(selection: Selection) -> bool:
+    return any(c.fidelity != Fidelity.PATH for c in selection.chosen)
+
+
+def _least_with_code(packing: _Packing, least: int, *, known_empty: int | None = None) -> int:
+    """The first budget from the reckoned least up whose pack holds code (code_budget);
+    least when none of the budgets tried does."""
+    found = smallest_budget_with_code(
+        least,
+        lambda budget: _holds_code(_select_and_fit(packing, budget)[2]),
+        known_empty=known_empty,
+    )
+    return least if found is None else found
+
+
+def _no_room(budget_words: str, fixed: int, works: int, small: bool) -> BudgetError:
+    shortened = f" (from {SMALL_BUDGET:,} a long task is shortened)" if small else ""
+    return BudgetError(
+        lambda names: (
+            f"the budget of {budget_words} cannot hold even the task and headers "
+            f"({fixed:,} tokens); raise {names('budget')} to at least {works:,}{shortened} "
+            f"or pick a {names('model')} with a larger window"
+        )
+    )
+
+
+def _no_code(budget_words: str, fixed: int, least: int, factor: float) -> BudgetError:
+    needed = math.ceil(least * factor)
+    return BudgetError(
+        lambda names: (
+            f"the budget of {budget_words} holds the task and headers ({fixed:,} "
+            f"tokens) but not one entry of code: that takes {least:,}; raise {names('budget')} "
+            f"to at least {needed:,} (or pick a {names('model')} with a larger window)"
+        )
+    )
 
 
 def _least_working(
