@@ -145,3 +145,27 @@ def test_headings_and_file_separators_are_not_quoted_as_sentences() -> None:
     result = digest(text, layout, HashEmbedder(), budget=2000, memory_chars=10_000, title="t")
     bullets = [line[2:] for line in result.text.splitlines() if line.startswith("- ")]
     assert len(bullets) == 3 and not any(b.startswith("#") for b in bullets)
+
+
+def test_a_refusal_names_the_least_budget_that_holds_a_digest() -> None:
+    """The budget named is the least that works, for a short first sentence (whole, it costs
+    less than a cut: no mark, no note on the cut) and a long one; before, the cut was reckoned
+    even for a sentence too short to be cut, and 57 was named where 51 worked."""
+    import re
+
+    import pytest
+
+    from ctxopt.errors import BudgetError
+
+    short = "Invoices are paid within forty five days. " * 3
+    for text in (document(), short, long_sentences(count=3, words=40)):
+        layout = lay_out(text, Limits(133_333))
+        with pytest.raises(BudgetError) as refused:
+            digest(text, layout, HashEmbedder(), budget=5, memory_chars=600, title="t")
+        named = re.search(r"use --budget (\d+) or more", str(refused.value))
+        assert named is not None, str(refused.value)
+        least = int(named.group(1))
+        held = digest(text, layout, HashEmbedder(), budget=least, memory_chars=600, title="t")
+        assert held.tokens <= least and (held.chosen or held.cut is not None)
+        with pytest.raises(BudgetError):
+            digest(text, layout, HashEmbedder(), budget=least - 1, memory_chars=600, title="t")

@@ -5,8 +5,8 @@ counts of the rendering), then as much of the next sentence as the room left hol
 (whole words, at least MIN_CUT_WORDS, marked as cut).  A prefix of one ranking, then
 the start of the next sentence: a larger budget holds everything a smaller one held, and
 a long sentence early in the ranking no longer leaves a small budget with no sentence at
-all.  When not even MIN_CUT_WORDS of the first sentence fit, BudgetError names the
-budget that does.
+all.  When neither the first sentence nor MIN_CUT_WORDS of it fit, BudgetError names the
+least budget that holds one of them.
 """
 
 from __future__ import annotations
@@ -61,10 +61,11 @@ def fit(page: Page, ranked: Sequence[int], budget: int) -> Fit:
     taken = _prefix(page, ranked, budget)
     cut = _cut(page, taken, ranked[len(taken)], budget) if len(taken) < len(ranked) else None
     if not taken and cut is None and ranked:
-        needed = page.size((), _start(page, ranked[0], MIN_CUT_WORDS))
+        needed = _least(page, ranked[0])
         raise BudgetError(
-            f"--budget {budget} cannot hold the digest's headers and {MIN_CUT_WORDS} words of "
-            f"its first sentence ({needed:,} tokens); use --budget {needed} or more"
+            f"--budget {budget} cannot hold the digest's headers and its first sentence, "
+            f"whole or cut to {MIN_CUT_WORDS} words ({needed:,} tokens); use --budget {needed} "
+            "or more"
         )
     text = page.render(taken, cut)
     return Fit(tuple(sorted(taken)), cut, text, tokens.count(text))
@@ -94,6 +95,16 @@ def _cut(page: Page, taken: list[int], sentence: int, budget: int) -> Cut | None
         else:
             high = middle - 1
     return _start(page, sentence, low) if low >= MIN_CUT_WORDS else None
+
+
+def _least(page: Page, first: int) -> int:
+    """The least budget whose digest holds something of the ranking's first sentence: the
+    sentence whole, or cut to MIN_CUT_WORDS words when it has more (a cut is marked and noted
+    in the header, so the whole of a short sentence can cost less)."""
+    whole = page.size((first,))
+    if len(page.sentences[first].text.split()) <= MIN_CUT_WORDS:
+        return whole
+    return min(whole, page.size((), _start(page, first, MIN_CUT_WORDS)))
 
 
 def _start(page: Page, sentence: int, words: int) -> Cut:
