@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import ctxopt.app.pack as app_pack
-import ctxopt.pack.api as pack_api
+import ctxopt.pack.packing as pack_packing
 import ctxopt.pack.select as pack_select
 import ctxopt.retrieve.candidates as candidates
 import ctxopt.retrieve.chunk_rows as chunk_rows
@@ -38,9 +38,9 @@ STAGES: tuple[tuple[Any, str, str], ...] = (
     (search, "add_window_evidence", "  line windows"),
     (search, "score_candidates", "  scoring"),
     (app_pack, "pack_query_result", "packing"),
-    (pack_api, "select", "  selection (renderings, counts)"),
+    (pack_packing, "select", "  selection (renderings, counts)"),
     (pack_select, "near_duplicates", "    near-duplicates"),
-    (pack_api, "fit_prompt", "  fitting (prompt counts)"),
+    (pack_packing, "fit_prompt", "  fitting (prompt counts)"),
     (candidates.CandidateSource, "full_text", "LanceDB full-text queries"),
     (candidates.CandidateSource, "where", "LanceDB filtered scans"),
     (chunk_rows.ChunkRows, "chunks", "kept rows made chunks (server)"),

@@ -108,7 +108,7 @@ def test_a_pack_never_exceeds_its_budget(
 def run_pack(
     root: Path, hits: list[ScoredChunk], pack: Pack
 ) -> tuple[str | None, list[Choice], int]:
-    """Selection within the budget left by the headers, then fitting (pack.api's order);
+    """Selection within the budget left by the headers, then fitting (pack.packing's order);
     the prompt (None when the headers leave no room), its entries and the budget."""
     base = RenderInput(
         repo_name="fuzz",

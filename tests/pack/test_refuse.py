@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ctxopt.pack.code_budget import LINEAR_TRIALS, smallest_budget_with_code, trial_budgets
+from ctxopt.pack.refuse import LINEAR_TRIALS, smallest_budget_with_code, trial_budgets
 
 
 def test_budgets_are_tried_one_by_one_then_in_doubling_strides() -> None:
