@@ -165,5 +165,7 @@ def fallback(source: SourceFile, reason: str) -> ProcessedFile:
 
 def worker_context() -> multiprocessing.context.BaseContext:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["ctxopt.index.worker_preload"])
+    context.set_forkserver_preload(
+        ["ctxopt.index.fork_server_quiet", "ctxopt.index.worker_preload"]
+    )
     return context
