@@ -5,6 +5,7 @@ stopped selection, model names, unknown config keys, and clean chunk labels."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,32 @@ def test_a_project_the_enclosing_repository_ignores_is_indexed_as_a_plain_folder
     assert packed.code == 0, packed.err
     assert "pkg/billing.py" in packed.json()["files"], packed.out
     assert "def invoice_total" in packed.json()["prompt"]
+
+
+def test_a_query_in_an_ignored_folder_of_an_indexed_repository_names_its_index(
+    from_subfolder: Path, cli: CliRunner
+) -> None:
+    """A folder the repository ignores (build output) is read on its own, with no index of
+    its own: the note names the repository's index and the flag that reaches it (found by a
+    new user, who was told only to run `ctxopt index` there)."""
+    repo = from_subfolder.resolve()
+    exclude = repo / ".git" / "info" / "exclude"
+    exclude.parent.mkdir(exist_ok=True)
+    exclude.write_text("build/\n", encoding="utf-8")
+    (repo / "build" / "sub").mkdir(parents=True)
+    try:
+        result = cli("query", TASK, "--no-refresh", cwd=repo / "build" / "sub")
+        assert result.code == 1
+        assert (
+            f"{repo / 'build' / 'sub'} is ignored by the git repository at {repo}, so it is read "
+            f"on its own; --path {repo} uses that repository's index"
+        ) in result.err
+        assert "no ctxopt index" in result.err
+        given = cli("query", TASK, "--no-refresh", "--path", str(repo), cwd=repo / "build")
+        assert given.code == 0, given.err
+    finally:
+        exclude.write_text("", encoding="utf-8")
+        shutil.rmtree(repo / "build")
 
 
 @pytest.mark.parametrize("command", ["query", "pack", "stats"])

@@ -8,7 +8,7 @@ from ctxopt.app.remote import open_repository, update_clone_index
 from ctxopt.cli.console import Terminal
 from ctxopt.config.settings import Settings, load_settings
 from ctxopt.discover.remote import is_bare_repository
-from ctxopt.discover.root import RootFound, find_root
+from ctxopt.discover.root import RootFound, find_root, indexed_repository_around
 from ctxopt.errors import UsageError
 
 
@@ -51,6 +51,11 @@ def settings_from_flags(
             terminal.info(
                 f"{found.root} is ignored by the enclosing git repository at "
                 f"{found.ignored_by}, so it is read as a plain folder"
+            )
+        elif found.how is RootFound.IGNORED and (around := indexed_repository_around(found)):
+            terminal.info(
+                f"{found.root} is ignored by the git repository at {around}, so it is read on "
+                f"its own; --path {around} uses that repository's index"
             )
         for warning in settings.warnings:
             terminal.warn(warning)

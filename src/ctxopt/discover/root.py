@@ -54,6 +54,13 @@ def find_root(path: Path | None = None, start: Path | None = None) -> FoundRoot:
     return FoundRoot(here, RootFound.IGNORED, found.root) if ignores(here) else found
 
 
+def indexed_repository_around(found: FoundRoot) -> Path | None:
+    """The git work tree that ignores found's folder when that work tree has an index of its
+    own (a query in a build/ folder of an indexed repository reads the folder on its own)."""
+    top = found.ignored_by
+    return top if top is not None and _holds_index(top / INDEX_DIR) else None
+
+
 def _first_up(here: Path) -> FoundRoot:
     """The first folder from here up holding an index or `.git`; else here, CURRENT."""
     for folder in (here, *here.parents):
