@@ -181,6 +181,8 @@ def test_bad_flags_are_usage_errors(tmp_path: Path) -> None:
         ("--llm", FAKE, "--max-calls", "-1"),
         ("--llm", FAKE, "--run-dir", str(doc)),  # a file, not a folder
         ("--plan", "-o", str(tmp_path)),  # a folder, not a file
+        ("--budget", "0"),  # until 2026-12-01 exit 3, naming a budget to use
+        ("--budget", "-5"),
     ):
         result = analyze(str(doc), *args)
         assert_one_line_error(result)

@@ -169,3 +169,28 @@ def test_a_refusal_names_the_least_budget_that_holds_a_digest() -> None:
         assert held.tokens <= least and (held.chosen or held.cut is not None)
         with pytest.raises(BudgetError):
             digest(text, layout, HashEmbedder(), budget=least - 1, memory_chars=600, title="t")
+
+
+def test_fenced_code_is_not_quoted_as_a_sentence() -> None:
+    """A fenced block was one piece, its lines joined: the digest listed
+    "```js const x = 1; console.log(x); ```" as a key point (found by a new user on a README).
+    Every piece inside a fence, blank lines within it included, is code, not a sentence."""
+    from ctxopt.analyze.sentences import split_sentences
+
+    text = (
+        "# Setup\n\nInstall the package with the package manager first.\n\n"
+        "```js\nconst client = connect(process.env.URL);\n\nclient.start();\n```\n\n"
+        "~~~\nplain fence with tildes, long enough to be a sentence\n~~~\n\n"
+        "Then run the server with the debug flag set to see its log."
+    )
+    pieces = split_sentences(text)
+    code = [s.text for s in pieces if s.code]
+    assert code and all("client" in s or "fence" in s or s.startswith(("```", "~~~")) for s in code)
+    assert len(code) == 3  # both halves of the first block, and the tilde block
+    layout = lay_out(text, Limits(133_333))
+    result = digest(text, layout, HashEmbedder(), budget=2000, memory_chars=10_000, title="t")
+    bullets = [line[2:] for line in result.text.splitlines() if line.startswith("- ")]
+    assert bullets == [
+        "Install the package with the package manager first.",
+        "Then run the server with the debug flag set to see its log.",
+    ]

@@ -111,9 +111,10 @@ def digest(
 
 
 def _quotable(found: list[Sentence]) -> tuple[Sentence, ...]:
-    """The sentences a digest may quote: not headings, not shorter than MIN_SENTENCE_CHARS;
-    a document without such takes its short sentences, then its headings."""
-    text = [s for s in found if not s.heading]
+    """The sentences a digest may quote: not headings nor code, not shorter than
+    MIN_SENTENCE_CHARS; a document without such takes its short sentences, then its headings
+    and code."""
+    text = [s for s in found if not s.heading and not s.code]
     return tuple(s for s in text if len(s.text) >= MIN_SENTENCE_CHARS) or tuple(text or found)
 
 

@@ -2,12 +2,14 @@
 
 A heading line (``# Title``, and the ``# File: NAME`` line that starts each file of a
 document of several) is a piece of its own, flagged ``heading``: it names a part of the
-document, it says nothing the digest should quote."""
+document, it says nothing the digest should quote.  So is every piece inside a fenced code
+block (between two ``` or ~~~ lines), flagged ``code``: joined into one line, a block read as a
+sentence ("```js const x = 1; ```") is neither prose nor code any more."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 MAX_SENTENCE_CHARS = 600
 MIN_SENTENCE_CHARS = 20
@@ -18,6 +20,7 @@ _BREAK = re.compile(
     r"|\n[ \t]*\n+|\n(?=#{1,6}[ \t])|(?<=\n)(?=[-*•]\s)"
 )
 _HEADING = re.compile(r"#{1,6}[ \t]")
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S)
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,7 @@ class Sentence:
     end: int
     text: str
     heading: bool = False  # a heading line, not a sentence
+    code: bool = False  # a piece of a fenced code block, not a sentence
 
 
 def split_sentences(text: str) -> list[Sentence]:
@@ -36,7 +40,14 @@ def split_sentences(text: str) -> list[Sentence]:
         _add_piece(text, position, match.start(), out)
         position = match.end()
     _add_piece(text, position, len(text), out)
-    return out
+    fences = [match.span() for match in _FENCE.finditer(text)]
+    if not fences:
+        return out
+    return [replace(s, code=True) if _inside(s.start, fences) else s for s in out]
+
+
+def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= offset < end for start, end in spans)
 
 
 def _add_piece(text: str, start: int, end: int, out: list[Sentence]) -> None:

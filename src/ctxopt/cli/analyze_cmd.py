@@ -234,6 +234,8 @@ def _check_flags(
         raise UsageError(f"{flag} needs --llm (without it the digest runs offline)")
     if not math.isfinite(timeout) or timeout <= 0:
         raise UsageError(f"--timeout must be a positive number of seconds, got {timeout:g}")
+    if budget < 1:
+        raise UsageError(f"--budget must be at least 1 token, got {budget}")
     if max_calls is not None and max_calls < 0:
         raise UsageError(f"--max-calls must be 0 or more, got {max_calls}")
     if llm is not None and not (plan or emit_prompts):

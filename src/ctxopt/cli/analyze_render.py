@@ -14,6 +14,7 @@ from ctxopt.analyze.api import Prepared
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.output_file import write_output
 from ctxopt.interrupts import INTERRUPTED_EXIT_CODE
+from ctxopt.wording import plural
 
 
 class RunBar:
@@ -197,8 +198,8 @@ def run_digest(
         _write(terminal, result.text, output)
     if not terminal.quiet:
         terminal.info(
-            f"digest: {len(result.chosen)} sentences"
+            f"digest: {plural(len(result.chosen), 'sentence')}"
             + (" and the start of one more" if result.cut else "")
             + f", {result.tokens:,} of {budget:,} tokens, "
-            f"{len(result.windows)} window(s), {time.monotonic() - started:.1f} s"
+            f"{plural(len(result.windows), 'window')}, {time.monotonic() - started:.1f} s"
         )
