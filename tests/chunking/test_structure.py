@@ -110,6 +110,23 @@ def test_decorators_and_comments_join_the_declaration():
     assert f.signature == "def f()"
 
 
+def test_star_parameters_on_their_own_lines_stay_in_the_signature():
+    """`*objects` and `**kwargs` one per line were read as a block comment's ` * ` lines and
+    left out (rich's `Console.print` lost `*objects: Any`); a stepped-down entry then found no
+    signature in its stub and showed only `def print(`.  A C block comment's lines still go."""
+    text = (
+        "def echo(\n    self,\n    *objects: Any,\n    sep: str = ' ',\n    **kwargs: Any,\n"
+        ") -> None:\n    return None\n"
+    )
+    echo = by_name(chunk_file("m.py", text, "python").chunks, "echo")
+    assert (
+        echo.signature == "def echo( self, *objects: Any, sep: str = ' ', **kwargs: Any, ) -> None"
+    )
+    c_text = "static void\nfree_it(char *p,\n        /* the count */\n        int n)\n{\n}\n"
+    free_it = by_name(chunk_file("m.c", c_text, "c").chunks, "free_it")
+    assert free_it.signature == "static void free_it(char *p, int n)"
+
+
 def test_every_nonblank_line_is_covered(fixture_files):
     for path in fixture_files:
         text = path.read_text(encoding="utf-8")

@@ -11,7 +11,9 @@ from ctxopt.languages.nodes import BODY_KINDS, NAME_KINDS
 _GENERICS = re.compile(r"<.*>|\[.*\]")
 _LEADING_ATTRS = re.compile(r"^(?:(?:@[\w.]+(?:\([^)]*\))?|#?\[[^\]]*\])\s*)+")
 _WS = re.compile(r"\s+")
-_COMMENT_LINE = re.compile(r"^\s*(?:#(?![\[!])|//|/\*|\*)")
+# a comment line inside a header: `#` (not Rust's `#[`, `#!`), `//`, `/*`, and a block
+# comment's ` * ...` or ` */` line; never Python's `*args` or `**kwargs` parameter line
+_COMMENT_LINE = re.compile(r"^\s*(?:#(?![\[!])|//|/\*|\*(?=\s|/|$))")
 MAX_SIGNATURE = 300
 
 
