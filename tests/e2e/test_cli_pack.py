@@ -123,6 +123,9 @@ def test_a_task_longer_than_the_budget_is_shortened_not_refused(
     small = cli("pack", log, "--path", str(indexed_repo), "--budget", "999")
     assert_one_line_error(small)
     assert small.code == 3 and "from 1,000 a long task is shortened" in small.err
+    short = cli("pack", "save inventory", "--path", str(indexed_repo), "--budget", "30")
+    assert_one_line_error(short)  # a short task is not shortened: no word of it (a new user
+    assert short.code == 3 and "shortened" not in short.err  # read it as told the task was long)
 
 
 def test_a_task_of_dash_is_read_from_standard_input(indexed_repo: Path, cli: CliRunner) -> None:

@@ -418,3 +418,17 @@ def test_a_focus_file_too_big_to_show_whole_is_not_shown_as_its_uncopied_rest() 
     assert PickReason.FOCUS_FILE not in {c.why for c in chosen.chosen}
     names = [c.hit.chunk.name for c in chosen.chosen if c.fidelity is Fidelity.FULL]
     assert names[:4] == ["operator==", "m0", "m1", "m2"]
+
+
+def test_in_a_signatures_only_pack_a_chunk_about_as_cheap_in_full_goes_in_full() -> None:
+    """A function of a few lines cost 74 tokens as its signature (`// ... line 787 elided`
+    standing for its one line) and 76 in full: the full text shows more for about the same."""
+    options = SelectOptions(budget=200, start_fidelity=Fidelity.SIGNATURE)
+    tiny = select([hit("a.py", "tiny", 0.9, 22)], options, fake_render)  # signature 20
+    assert [(c.fidelity, c.stepped) for c in tiny.chosen] == [(Fidelity.FULL, None)]
+    assert tiny.spent == 22 + FILE_HEADER
+    longer = select([hit("a.py", "longer", 0.9, 60)], options, fake_render)
+    assert [c.fidelity for c in longer.chosen] == [Fidelity.SIGNATURE]
+    tight = SelectOptions(budget=20 + FILE_HEADER, start_fidelity=Fidelity.SIGNATURE)
+    held = select([hit("a.py", "tiny", 0.9, 22)], tight, fake_render)  # full would not fit
+    assert [c.fidelity for c in held.chosen] == [Fidelity.SIGNATURE]

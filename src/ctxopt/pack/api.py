@@ -208,7 +208,8 @@ def pack_query_result(
         works = least_working(base, best, renderer, options.format, least)
         if works == least and best is not None:  # not SMALL_BUDGET, for a shortened task
             works = least_with_code(packing, least)
-        raise no_room(budget_words, fixed, math.ceil(works * factor), budget < SMALL_BUDGET)
+        shortened_there = budget < SMALL_BUDGET <= works  # only a long task needs 1,000
+        raise no_room(budget_words, fixed, math.ceil(works * factor), shortened_there)
     if best is not None and budget < least:
         raise no_code(budget_words, fixed, least_with_code(packing, least), factor)
     if budget < SMALL_BUDGET:

@@ -61,6 +61,8 @@ FIDELITY_ORDER = (
     Fidelity.STUB,
     Fidelity.PATH,
 )
+SHORTENED = (Fidelity.SIGNATURE, Fidelity.STUB)  # shown in full instead when about as cheap:
+WHOLE_SLACK = 4  # at most this many tokens dearer (or a tenth), where the budget holds it
 EXCERPT_SAVING = 1.5  # an excerpt only stands in for a chunk this many times its length
 # Entries a better-scored chunk of the same file may displace (its file met its cap, or the
 # budget turned it away):
@@ -207,6 +209,8 @@ class _Budget:
                 return False
             if fidelity != Fidelity.PATH and hit.chunk.path not in self.headers:
                 cost += FILE_HEADER  # the first chunk of a file also pays for its header
+            if fidelity in SHORTENED and start > 0:  # the ladder began below full
+                fidelity, content, cost = self._whole_if_as_cheap(hit, fidelity, content, cost)
             if self.spent + cost <= self.options.budget:
                 stepped = self._step_reason(fidelity, start, highest)
                 self.chosen.append(Choice(hit, fidelity, content, cost, why, lines, stepped))
@@ -292,6 +296,19 @@ class _Budget:
             self.spent += FILE_HEADER
         elif not same:
             self.headers.discard(path)
+
+    def _whole_if_as_cheap(
+        self, hit: ScoredChunk, fidelity: Fidelity, content: str, cost: int
+    ) -> tuple[Fidelity, str, int]:
+        """The chunk in full where that costs about what its signature or stub does and fits
+        (a function of a few lines: `// ... line 787 elided` hid as much as it showed)."""
+        whole, whole_cost = self.render(hit.chunk, Fidelity.FULL)
+        whole_cost += cost - self.render(hit.chunk, fidelity)[1]  # the same file header
+        dearer = whole_cost - cost
+        fits = self.spent + whole_cost <= self.options.budget
+        if whole.strip() and fits and dearer <= max(WHOLE_SLACK, cost // 10):
+            return Fidelity.FULL, whole, whole_cost
+        return fidelity, content, cost
 
     def _step_reason(self, fidelity: Fidelity, start: int, highest: Fidelity) -> StepReason | None:
         """Why an entry is below full: where its ladder started, or for want of room."""
