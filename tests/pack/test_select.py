@@ -432,3 +432,19 @@ def test_in_a_signatures_only_pack_a_chunk_about_as_cheap_in_full_goes_in_full()
     tight = SelectOptions(budget=20 + FILE_HEADER, start_fidelity=Fidelity.SIGNATURE)
     held = select([hit("a.py", "tiny", 0.9, 22)], tight, fake_render)  # full would not fit
     assert [c.fidelity for c in held.chosen] == [Fidelity.SIGNATURE]
+
+
+def test_in_a_signatures_only_pack_the_best_hits_go_first() -> None:
+    """Under 1,000 tokens the leads (the best hits, first) went in at no fidelity at all, so
+    the per-token order let cheap weak chunks in first (rich, `render a table with wrapped
+    columns` at 209 tokens: a test file's `if __name__ == "__main__":` instead of
+    `Table.add_column`)."""
+    best = hit("table.py", "add_column", 0.9, 400)
+    cheap = [hit(f"t{i}.py", f"main_{i}", 0.3, 5) for i in range(6)]
+    room = 20 + FILE_HEADER  # one signature and its file header
+    chosen = select(
+        [best, *cheap], SelectOptions(budget=room, start_fidelity=Fidelity.SIGNATURE), fake_render
+    )
+    assert [c.hit.chunk.name for c in chosen.chosen][:1] == ["add_column"]
+    assert chosen.chosen[0].fidelity == Fidelity.SIGNATURE
+    assert chosen.chosen[0].why is PickReason.LEAD

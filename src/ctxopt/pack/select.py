@@ -438,10 +438,15 @@ def _add_leads(state: _Budget, hits: Sequence[ScoredChunk]) -> None:
     floor = LEAD_SHARE * max(h.score for h in hits)
     count = max(LEAD_COUNT, state.options.budget // LEAD_TOKENS)
     leads = sorted(hits, key=lambda h: -h.score)[:count]
+    # in a signatures-only pack the leads go in as what it shows (before, the ladder of one
+    # rung, full, was below its start: no lead went in, and cheap weak chunks came first)
+    shown = max(Fidelity.FULL, state.options.start_fidelity, key=FIDELITY_ORDER.index)
     for hit in leads:
         if hit.score < floor or hit.chunk.id in chosen or state.capped(hit):
             continue
-        if hit.chunk.tokens <= LEAD_MAX_SHARE * state.options.budget:
+        if shown != Fidelity.FULL:
+            state.try_add(hit, PickReason.LEAD, shown, note=False)
+        elif hit.chunk.tokens <= LEAD_MAX_SHARE * state.options.budget:
             state.try_add(hit, PickReason.LEAD, Fidelity.FULL, note=False)
         elif excerpt_lines(hit) is not None:
             state.try_add(
