@@ -404,3 +404,21 @@ def test_no_code_of_the_repository_runs_in_the_server_or_the_parsers(
     assert "hello_planted" in served.stdout.decode()
     assert _served(sock) >= 1  # the refresh ran in the server, its parsers too
     assert not marker.exists(), marker.read_text()
+
+
+def test_a_caller_whose_stdout_is_closed_runs_the_command_itself(repo: Path, runtime: Path) -> None:
+    """`ctxopt pack ... >&-` with a server running: the socket the caller opened took
+    descriptor 1, the server was handed it as the caller's stdout and wrote the prompt into
+    the protocol, and the call ended with exit 0 and the prompt lost.  The caller now runs it
+    itself, which says stdout is closed (exit 1), as without a server."""
+    env = _env(runtime)
+    assert _ctxopt("query", TASK, "--json", repo=repo, env=env).returncode == 0
+    sock = _server(runtime)
+    for args in (("query", TASK, "--json"), ("pack", TASK, "--budget", "2000")):
+        closed = subprocess.run(
+            ["sh", "-c", 'exec "$0" -m ctxopt.launch "$@" >&-', sys.executable, *args],
+            cwd=repo, env=env, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert closed.returncode == 1, closed.stderr
+        assert "cannot write to standard output: it is closed" in closed.stderr
+    assert _served(sock) == 0

@@ -59,7 +59,7 @@ def _try_server(argv: list[str]) -> Outcome:
         return Outcome(None)
     if argv[0] == "index" and not _index_update(argv[1:]):
         return Outcome(None)
-    if not hasattr(socket, "send_fds"):
+    if not hasattr(socket, "send_fds") or not _standard_streams_open():
         return Outcome(None)
     address = server_address()
     if address is None:
@@ -72,6 +72,18 @@ def _try_server(argv: list[str]) -> Outcome:
         return Outcome(None, address)
     with sock:
         return _call(sock, argv, address)
+
+
+def _standard_streams_open() -> bool:
+    """Whether descriptors 0-2 are all open.  A process started with one closed (`>&-`) runs
+    the command itself, which says so: the socket opened next would take that number, and the
+    server, handed it as the caller's stdout, wrote the product into the protocol (lost, exit 0)."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            return False
+    return True
 
 
 def _index_update(args: list[str]) -> bool:
