@@ -197,6 +197,11 @@ def test_action_without_a_tasks_file_and_with_bad_input(tmp_path: Path, bin_dir:
     bare = run_action({"path": str(repo)}, tmp_path / "none", bin_dir)
     assert bare["codes"] == {"install": 0, "index": 0, "report": 0, "gate": 0}, bare
     assert "## ctxopt token report" in bare["summary"] and Path(bare["outputs"]["json"]).is_file()
+    # README's example sets fail-under; with no tasks file it failed the job (exit 2: the gate
+    # needs tasks) where README promised the index's figures
+    gated = run_action({"path": str(repo), "fail-under": "80"}, tmp_path / "gated", bin_dir)
+    assert gated["codes"] == {"install": 0, "index": 0, "report": 0, "gate": 0}, gated
+    assert gated["outputs"]["exit-code"] == "0" and "## ctxopt token report" in gated["summary"]
     with_tasks = {"path": str(repo), "tasks-file": "tasks.txt"}
     configured = run_action(with_tasks, tmp_path / "cfg", bin_dir)
     report = json.loads(Path(configured["outputs"]["json"]).read_text())
