@@ -15,7 +15,7 @@ from ctxopt.index.build import build_index
 from ctxopt.index.process import IN_PROCESS
 from ctxopt.index.store import IndexReader
 from ctxopt.index.watch import ChangeFilter, WatchBatch, settle, watch_index
-from helpers import HashEmbedder, commit_all, init_repo, write_files
+from helpers import HashEmbedder, commit_all, git, init_repo, write_files
 
 TIMEOUT = 120.0
 
@@ -27,6 +27,15 @@ def test_the_filter_leaves_out_git_index_and_vendored_folders(tmp_path: Path) ->
     assert keep.relative(str(root / ".gitignore")) == ".gitignore"
     for left_out in (".git/index", ".ctxopt/chunks.lance/x", "sub/.ctxopt/x", "node_modules/a.js"):
         assert keep.relative(str(root / left_out)) is None, left_out
+    for head in (
+        ".git/HEAD",
+        ".git/refs/heads/main",
+        ".git/refs/heads/topic/x",
+        ".git/packed-refs",
+    ):
+        assert keep(None, str(root / head)) and keep.relative(str(root / head)) is None, head
+    for git_own in (".git/index", ".git/logs/HEAD", ".git/objects/ab/cd", ".git/refs/tags/v1"):
+        assert not keep(None, str(root / git_own)), git_own
     assert keep.relative(str(root)) is None
     assert keep.relative(str(tmp_path / "elsewhere.py")) is None
     elsewhere = ChangeFilter(root, root / "cache" / "index")  # --db inside the tree
@@ -76,14 +85,20 @@ def test_each_change_is_one_batch_and_index_writes_are_none(
     assert changed.paths == ("src/a.py",)
     assert (changed.stats.added, changed.stats.changed, changed.stats.deleted) == (0, 1, 0)
 
-    commit_all(repo, "second")  # writes under .git/ only
+    commit_all(repo, "second")  # writes under .git/ only, and moves the branch HEAD names
+    committed = next_batch(batches)  # until 2026-12-01 none: the index kept the old HEAD
+    assert committed.paths == ()
+    # src/a.py is re-read if its last commit's time moved (committed since, unless within the
+    # same second as the first commit); the index now records the new HEAD
+    assert (committed.stats.added, committed.stats.deleted) == (0, 0)
+    assert committed.stats.changed <= 1
+    assert (
+        IndexReader(repo / ".ctxopt").meta().last_commit == git(repo, "rev-parse", "HEAD").strip()
+    )
     write_files(repo, {"noise.log": "ignored\n"})
     ignored = next_batch(batches)
     assert ignored.paths == ("noise.log",)  # the walk ignores it
-    # nothing of it indexed; src/a.py is re-read if its last commit's time moved (committed
-    # since, unless within the same second as the first commit)
-    assert (ignored.stats.added, ignored.stats.deleted) == (0, 0)
-    assert ignored.stats.changed <= 1
+    assert (ignored.stats.added, ignored.stats.changed, ignored.stats.deleted) == (0, 0, 0)
 
     (repo / "src" / "a.py").unlink()
     write_files(repo, {"src/b.py": "def beta():\n    return 3\n"})
@@ -91,8 +106,8 @@ def test_each_change_is_one_batch_and_index_writes_are_none(
     assert moved.paths == ("src/a.py", "src/b.py")
     assert (moved.stats.added, moved.stats.deleted) == (1, 1)
     assert set(IndexReader(repo / ".ctxopt").file_records()) == {".gitignore", "src/b.py"}
-    # had the index's writes (.ctxopt/) or the commit (.git/) made a batch, it would have
-    # come before the one for noise.log or been part of it
+    # had the index's writes (.ctxopt/) or the rest of git's (objects, index, logs) made a
+    # batch, it would have come before the one for noise.log or been part of it
 
 
 class _Clock:

@@ -7,9 +7,10 @@ Each batch runs one incremental index run (the same plan, lock and commit marker
 index`), so the walk's own rules decide what counts:
 a batch that touches only ignored or skipped files changes nothing and writes nothing.
 
-Before any of that, events under `.git/`, any `.ctxopt/` index folder, the index folder given
-with --db and the vendored folders the walk never lists are dropped, so ctxopt's own writes
-and git's never start a batch: one change makes one run, not a loop.
+Before any of that, events under `.git/` (but the HEAD it names: a commit, a reset or a
+checkout moves it, and with it the commit times the index keeps), any `.ctxopt/` index folder,
+the index folder given with --db and the vendored folders the walk never lists are dropped, so
+ctxopt's own writes never start a batch: one change makes one run, not a loop.
 """
 
 from __future__ import annotations
@@ -61,7 +62,20 @@ class ChangeFilter:
         self.db = db.resolve() if isinstance(db, Path) else None  # an object-store URI: not here
 
     def __call__(self, _change: object, path: str) -> bool:
-        return self.relative(path) is not None
+        return self.relative(path) is not None or self.moves_head(path)
+
+    def moves_head(self, path: str) -> bool:
+        """Whether path is git's record of the commit checked out (`.git/HEAD`, a branch
+        under `.git/refs/heads/`, `.git/packed-refs`): a commit, a reset or a checkout moves
+        it, and the index's files carry the time of their last commit (`build._redated`).
+        ctxopt's own git calls only read, so this starts no loop."""
+        try:
+            parts = Path(path).relative_to(self.root).parts
+        except ValueError:
+            return False
+        if len(parts) < 2 or parts[0] != ".git":
+            return False
+        return parts[1:] in (("HEAD",), ("packed-refs",)) or parts[1:3] == ("refs", "heads")
 
     def relative(self, path: str) -> str | None:
         """path relative to root, POSIX; None when it is left out."""
