@@ -9,7 +9,7 @@ import pytest
 
 from ctxopt.errors import UsageError
 from ctxopt.index.stats import FolderTokens, folder_of, folder_tokens
-from ctxopt.pack.baseline import REPORT_SCHEMA, compare, read_baseline
+from ctxopt.pack.baseline import REPORT_SCHEMA, compare, read_baseline, shares_little
 from ctxopt.pack.gates import Gate, GateLimits, check_gates
 from ctxopt.pack.savings import TaskSavings, savings_totals
 from ctxopt.types import FileRecord
@@ -120,6 +120,33 @@ def test_bad_baselines(tmp_path: Path) -> None:
     other.write_text('{"prompt": "x"}')
     with pytest.raises(UsageError, match="not the output of `ctxopt stats --json`"):
         read_baseline(other)
+
+
+def test_a_baseline_of_another_schema_or_with_a_bad_value_says_so(tmp_path: Path) -> None:
+    """Before, both read as "not the output of `ctxopt stats --json`" and "lacks a field ...:
+    invalid literal for int() with base 10: 'many'" (found by a new user)."""
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps({"schema": "ctxopt-stats/0", "tokens": 1}))
+    with pytest.raises(UsageError, match="schema ctxopt-stats/0, which this ctxopt does not read"):
+        read_baseline(older)
+    data = json.loads(_baseline_file(tmp_path, {"a": 1}, {}).read_text())
+    without_depth = {k: v for k, v in data.items() if k != "depth"}
+    for broken, words in ((dict(data, tokens="many"), "wrong kind"), (without_depth, "'depth'")):
+        path = tmp_path / "broken.json"
+        path.write_text(json.dumps(broken))
+        with pytest.raises(UsageError, match=words) as refused:
+            read_baseline(path)
+        assert "invalid literal" not in str(refused.value)
+
+
+def test_a_baseline_sharing_little_with_the_index_is_named(tmp_path: Path) -> None:
+    """A baseline made from another repository (click's src/, tests/, docs/ against cobra)
+    was compared without a word: most of its tokens lie in folders the index lacks."""
+    baseline = read_baseline(_baseline_file(tmp_path, {"src": 900, "docs": 100}, {}))
+    others = [FolderTokens("cmd", 1, 800), FolderTokens("docs", 1, 120)]
+    assert shares_little(baseline, others) == pytest.approx(0.1)
+    grown = [FolderTokens("src", 1, 2000), FolderTokens("new", 1, 5000)]
+    assert shares_little(baseline, grown) is None  # the same repository, grown
 
 
 def test_totals() -> None:

@@ -20,7 +20,13 @@ from ctxopt.index.stats import IndexReport, index_report
 from ctxopt.index.store import IndexReader
 from ctxopt.pack import models as model_table
 from ctxopt.pack.api import PackOptions
-from ctxopt.pack.baseline import REPORT_SCHEMA, BaselineDiff, compare, read_baseline
+from ctxopt.pack.baseline import (
+    REPORT_SCHEMA,
+    BaselineDiff,
+    compare,
+    read_baseline,
+    shares_little,
+)
 from ctxopt.pack.compression_ratio import (
     DEFAULT_SAMPLE_TOKENS,
     CompressionReport,
@@ -131,6 +137,11 @@ def stats_report(
         if baseline
         else None
     )
+    if baseline is not None and (share := shares_little(baseline, index.folders)) is not None:
+        warnings.append(
+            f"baseline {baseline.path}: only {share:.0%} of its tokens lie in folders this index "
+            "has; was it made from another repository?"
+        )
     return StatsReport(
         generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         encoding=tokens.ENCODING_NAME,

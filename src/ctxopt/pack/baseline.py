@@ -80,12 +80,23 @@ def read_baseline(path: Path) -> Baseline:
         raise UsageError(
             f"baseline {path} is not valid JSON: {exc.msg} at line {exc.lineno}"
         ) from exc
-    if not isinstance(data, dict) or data.get("schema") != REPORT_SCHEMA:
+    schema = data.get("schema") if isinstance(data, dict) else None
+    if isinstance(schema, str) and schema.startswith("ctxopt-stats/") and schema != REPORT_SCHEMA:
+        raise UsageError(
+            f"baseline {path} is a report of schema {schema}, which this ctxopt does not read "
+            f"({REPORT_SCHEMA}); make a new baseline with `ctxopt stats --json`"
+        )
+    if not isinstance(data, dict) or schema != REPORT_SCHEMA:
         raise UsageError(f"baseline {path} is not the output of `ctxopt stats --json`")
     try:
         return _baseline(str(path), data)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise UsageError(f"baseline {path} lacks a field of `ctxopt stats --json`: {exc}") from exc
+    except KeyError as exc:
+        raise UsageError(f"baseline {path} lacks the field {exc} of `ctxopt stats --json`") from exc
+    except (TypeError, ValueError) as exc:
+        raise UsageError(
+            f"baseline {path} holds a value of the wrong kind for `ctxopt stats --json` "
+            "(a count that is not a whole number, say)"
+        ) from exc
 
 
 def _baseline(path: str, data: dict[str, Any]) -> Baseline:
@@ -134,6 +145,20 @@ def compare(
         folders=tuple(changed),
         tasks=_task_growth(baseline, tasks),
     )
+
+
+UNRELATED_SHARE = 0.5  # a baseline with less of its tokens in folders this index has ...
+
+
+def shares_little(baseline: Baseline, folders: Sequence[FolderTokens]) -> float | None:
+    """The share of the baseline's tokens in folders this index still has, when it is under
+    UNRELATED_SHARE (a baseline made from another repository, most likely); None otherwise."""
+    total = sum(baseline.folders.values())
+    if not total:
+        return None
+    present = {f.folder for f in folders}
+    share = sum(t for name, t in baseline.folders.items() if name in present) / total
+    return share if share < UNRELATED_SHARE else None
 
 
 def _task_growth(baseline: Baseline, tasks: Sequence[TaskSavings]) -> tuple[Growth, ...]:
