@@ -70,7 +70,8 @@ def counting_note(report: StatsReport) -> str:
     return (
         f"Tokens counted exactly with {report.encoding} (tiktoken). Prices: USD per million "
         f"input tokens from {report.prices.source}, checked {report.prices.date}; costs at "
-        f"each task's model (default {report.model})."
+        f"each task's model (default {report.model}), in that model's own tokens (cl100k "
+        "tokens times its token_factor in the model table, 1.2 for Claude's)."
     )
 
 
