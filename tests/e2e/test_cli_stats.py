@@ -207,7 +207,8 @@ def test_bad_flags_exit_2(indexed_repo: Path, cli: CliRunner) -> None:
         (("--fail-under", "-1", "-t", TASK), "--fail-under must be a percentage from 0 to 100"),
         (("--max-repo-tokens", "-1"), "--max-repo-tokens must be 0 or more"),
         (("--compression-sample", "-1"), "--compression-sample must be 0 or more"),
-        (("--baseline", "b.json", "--max-growth", "nan"), "--max-growth must be 0 or more"),
+        (("--baseline", "b.json", "--max-growth", "nan"), "--max-growth must be a finite"),
+        (("--baseline", "b.json", "--max-growth", "inf"), "--max-growth must be a finite"),
         (("-t", TASK, "--model", ""), "--model is empty"),
     ],
 )

@@ -18,7 +18,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.index.tuned import read_tuned
 from ctxopt.retrieve.search import QueryOptions, search
 from ctxopt.retrieve.tuned import ranking_view
-from helpers import HashEmbedder, commit_all, init_repo, write_files
+from helpers import HashEmbedder, commit_all, git, init_repo, write_files
 
 
 def _indexed(repo: Path) -> None:
@@ -85,6 +85,19 @@ def test_too_few_commits_is_one_clear_line(tmp_path: Path) -> None:
     assert len(lines) == 1 and "too few commits to tune on" in lines[0], done.err
     assert "Traceback" not in done.err
     assert not (repo / ".ctxopt" / "tuned.json").exists()
+
+
+def test_a_folder_without_history_is_named_as_such(tmp_path: Path) -> None:
+    """A folder outside git, or a repository with no commit yet, was told "none of the last
+    300 modifies a file" (found by a new user)."""
+    for folder, make in ((tmp_path / "plain", False), (tmp_path / "fresh", True)):
+        write_files(folder, {"a.py": "def a():\n    return 1\n"})
+        if make:
+            git(folder, "init", "-q")
+        _indexed(folder)
+        with pytest.raises(UsageError, match="it has no git history") as refused:
+            tune(load_settings(folder))
+        assert "none of the last" not in str(refused.value)
 
 
 def test_cli_prints_the_outcome_as_json(tuned_repo: Path) -> None:

@@ -96,7 +96,9 @@ def _validate(request: StatsRequest) -> None:
     if limits.max_repo_tokens is not None and limits.max_repo_tokens < 0:
         raise UsageError(f"--max-repo-tokens must be 0 or more, got {limits.max_repo_tokens}")
     if limits.max_growth is not None and not 0 <= limits.max_growth < math.inf:
-        raise UsageError(f"--max-growth must be 0 or more (percent), got {limits.max_growth:g}")
+        raise UsageError(
+            f"--max-growth must be a finite percentage, 0 or more, got {limits.max_growth:g}"
+        )
 
 
 def stats_report(

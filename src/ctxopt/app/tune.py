@@ -60,10 +60,12 @@ def tune(
     _, reader = refresh_index(settings, refresh=True, notify=notify)
     history = [c for c in recent_commits(settings.root, head, commits) if c.sha not in exclude]
     if not history:
+        none = not head_commit(settings.root)  # outside git, or no commit yet
+        what = "it has no git history" if none else f"none of the last {commits} modifies a file"
         raise UsageError(
-            f"too few commits to tune on at {settings.root}: none of the last {commits} "
-            f"modifies a file (need {MIN_EXAMPLES} that modify indexed source files); the "
-            f"default weights stay in force{shallow_note(settings.root)}"
+            f"too few commits to tune on at {settings.root}: {what} (need {MIN_EXAMPLES} that "
+            f"modify indexed source files); the default weights stay in force"
+            f"{'' if none else shallow_note(settings.root)}"
         )
     outcome = fit_history(settings, reader, history, head=head, notify=notify)
     outcome = replace(outcome, seconds=round(time.perf_counter() - started, 2))
