@@ -49,6 +49,8 @@ def test_markdown_for_github(indexed_repo: Path, cli: CliRunner) -> None:
     assert escaped in text  # escaped, one cell
     assert "**total (2 tasks)**" in text
     assert "cl100k\\_base" in text and DATE in text
+    # ctxopt's own command stays code (GitHub showed "\`ctxopt tune\`" with its backticks)
+    assert "Ranking weights: defaults (`ctxopt tune` fits them" in text
     rows = [line for line in text.splitlines() if line.startswith("| fix save")]
     assert len(rows) == 1 and rows[0].count(" | ") == 7 and "gpt-5" in rows[0]
 

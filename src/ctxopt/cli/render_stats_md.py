@@ -28,6 +28,12 @@ def cell(text: str) -> str:
     return out.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _own_words(text: str) -> str:
+    """ctxopt's own sentence (made of validated names), escaped as a cell but with its
+    `command` spans kept as code: "\\`ctxopt tune\\`" showed its backticks on GitHub."""
+    return cell(text).replace("\\`", "`")
+
+
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     align = ["---" if name in _TEXT_COLUMNS else "---:" for name in header]
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
@@ -44,7 +50,7 @@ def _index(report: StatsReport, top: int) -> list[str]:
         f"index {index_size(index)}; embedder {cell(index.embedder)}; "
         f"files changed since indexing: {index.changed_since}.",
         "",
-        f"Ranking weights: {cell(index.ranking)}." if index.ranking else "",
+        f"Ranking weights: {_own_words(index.ranking)}." if index.ranking else "",
         "",
     ]
     lines += _table(
