@@ -67,6 +67,8 @@ def read_change(root: Path, request: ChangeRequest) -> Change:
     commits = commit_range(request.ref)
     if commits is not None:
         _check_range(root, request, commits)
+    elif request.ref is not None:  # named before git's own "fatal: bad revision" would be
+        _commit_of(root, request.ref)
     bare = _diff(root, [*request.args(), "-U0", "--", "."])
     full = _diff(root, [*request.args(), "-U3", "--", "."])
     if commits is not None:
