@@ -207,10 +207,16 @@ class _Budget:
             if fidelity != Fidelity.PATH and not content.strip():
                 self.dropped.append(Dropped(hit, DropReason.EMPTY))
                 return False
-            if fidelity != Fidelity.PATH and hit.chunk.path not in self.headers:
-                cost += FILE_HEADER  # the first chunk of a file also pays for its header
+            header = (
+                FILE_HEADER
+                if fidelity != Fidelity.PATH and hit.chunk.path not in self.headers
+                else 0
+            )
             if fidelity in SHORTENED and start > 0:  # the ladder began below full
-                fidelity, content, cost = self._whole_if_as_cheap(hit, fidelity, content, cost)
+                fidelity, content, cost = self._whole_if_as_cheap(
+                    hit, fidelity, content, cost, header
+                )
+            cost += header  # the first chunk of a file also pays for its header
             if self.spent + cost <= self.options.budget:
                 stepped = self._step_reason(fidelity, start, highest)
                 self.chosen.append(Choice(hit, fidelity, content, cost, why, lines, stepped))
@@ -298,15 +304,13 @@ class _Budget:
             self.headers.discard(path)
 
     def _whole_if_as_cheap(
-        self, hit: ScoredChunk, fidelity: Fidelity, content: str, cost: int
+        self, hit: ScoredChunk, fidelity: Fidelity, content: str, cost: int, header: int
     ) -> tuple[Fidelity, str, int]:
         """The chunk in full where that costs about what its signature or stub does and fits
         (a function of a few lines: `// ... line 787 elided` hid as much as it showed)."""
         whole, whole_cost = self.render(hit.chunk, Fidelity.FULL)
-        whole_cost += cost - self.render(hit.chunk, fidelity)[1]  # the same file header
-        dearer = whole_cost - cost
-        fits = self.spent + whole_cost <= self.options.budget
-        if whole.strip() and fits and dearer <= max(WHOLE_SLACK, cost // 10):
+        fits = self.spent + whole_cost + header <= self.options.budget
+        if whole.strip() and fits and whole_cost - cost <= max(WHOLE_SLACK, (cost + header) // 10):
             return Fidelity.FULL, whole, whole_cost
         return fidelity, content, cost
 
