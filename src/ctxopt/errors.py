@@ -21,9 +21,15 @@ class Naming:
 
     flags: bool = True
     known: frozenset[str] | None = None
+    # options the reader sets somewhere else, with the words for where: a tasks file entry's
+    # own `budget` is raised there, not with --budget
+    elsewhere: tuple[tuple[str, str], ...] = ()
 
     def __call__(self, option: str) -> str:
         """option (`diff_ref`) as the reader writes it: `--diff-ref` or `` `diff_ref` ``."""
+        for name, words in self.elsewhere:
+            if name == option:
+                return words
         return "--" + option.replace("_", "-") if self.flags else f"`{option}`"
 
     def has(self, option: str) -> bool:

@@ -232,6 +232,21 @@ def test_a_tasks_file_budget_too_small_names_the_task_and_its_budget(
     assert result.code == 3
     assert "task 2 (tiny budget here)" in result.err
     assert "the budget of 50 " in result.err
+    # --budget does not reach a task with its own budget: the message names the entry's
+    assert "raise its tasks-file `budget` to at least" in result.err
+    assert "--budget" not in result.err and "--model with a larger window" in result.err
+
+
+def test_a_too_small_report_budget_names_the_flag_and_an_entry_model_the_entry(
+    indexed_repo: Path, cli: CliRunner, tmp_path: Path
+) -> None:
+    tasks = tmp_path / "model.yml"
+    tasks.write_text("- task: tiny budget here\n  model: gpt-4o\n")
+    result = cli("stats", "--path", str(indexed_repo), "--tasks-file", str(tasks), "-b", "50")
+    assert_one_line_error(result)
+    assert result.code == 3
+    assert "raise --budget to at least" in result.err
+    assert "pick a tasks-file `model` with a larger window" in result.err
 
 
 def test_a_tasks_file_with_a_byte_order_mark_or_in_utf16_is_read(

@@ -14,7 +14,7 @@ from ctxopt import tokens
 from ctxopt.app.pack import refresh_then_pack
 from ctxopt.app.refresh import refresh_index
 from ctxopt.config.settings import Settings
-from ctxopt.errors import BudgetError, UsageError
+from ctxopt.errors import BudgetError, Naming, UsageError
 from ctxopt.index.owner import check_owner
 from ctxopt.index.stats import IndexReport, index_report
 from ctxopt.index.store import IndexReader
@@ -113,17 +113,17 @@ def stats_report(
     model = model_table.price_model(request.model or settings.model, table).name
     baseline = read_baseline(request.baseline) if request.baseline else None
     budget = request.budget or settings.budget
-    tasks = [
-        SavingsTask(t.task, t.budget or budget, t.model or model) for t in _tasks(request, table)
-    ]
+    entries = _tasks(request, table)
+    tasks = [SavingsTask(t.task, t.budget or budget, t.model or model) for t in entries]
+    namings = [tasks_file_naming(t) for t in entries]
     opened = IndexReader(settings.db_path)  # no index: one message before anything else
     check_owner(opened.meta(), settings.db_path, settings.root)  # another repository's --db
     if tasks and request.refresh:
         refresh_index(settings, refresh=True, notify=notify)  # once, before the first pack
     warnings: list[str] = []
     rows = tuple(
-        _savings_of_task(settings, n, task, notify, warnings.append)
-        for n, task in enumerate(tasks, 1)
+        _savings_of_task(settings, n, task, naming, notify, warnings.append)
+        for n, (task, naming) in enumerate(zip(tasks, namings, strict=True), 1)
     )
     index = index_report(settings, depth=request.depth, top=request.top)
     ranking = ranking_view(settings, index.embedder)
@@ -165,17 +165,30 @@ def _savings_of_task(
     settings: Settings,
     number: int,
     task: SavingsTask,
+    naming: Naming,
     notify: Callable[[str], None] | None,
     warn: Callable[[str], None],
 ) -> TaskSavings:
     """task_savings, a budget too small for the task, and the pack's warnings, named by the
-    task's place and its start."""
+    task's place and its start; a refusal names the options as naming does."""
     start = " ".join(task.task.split())
     named = f"task {number} ({start if len(start) <= 40 else start[:39] + '…'})"
     try:
         return task_savings(settings, task, notify=notify, warn=lambda w: warn(f"{named}: {w}"))
     except BudgetError as exc:
-        raise BudgetError(f"{named}: {exc}") from exc
+        raise BudgetError(f"{named}: {exc.worded(naming)}") from exc
+
+
+def tasks_file_naming(task: SavingsTask) -> Naming:
+    """Flags, but a budget or model the task's own entry in the tasks file sets is named as
+    that entry's (`raise its tasks-file `budget``): --budget and --model do not reach it."""
+    own = (
+        ("budget", "its tasks-file `budget`", task.budget),
+        ("model", "tasks-file `model`", task.model),
+    )
+    return Naming(
+        elsewhere=tuple((option, words) for option, words, value in own if value is not None)
+    )
 
 
 def task_savings(
