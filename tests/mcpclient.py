@@ -18,13 +18,16 @@ T = TypeVar("T")
 TIMEOUT = 300  # seconds a test's whole conversation may take on a loaded machine
 
 
-def server_command(repo: Path, *args: str) -> list[str]:
+def server_command(repo: Path | str, *args: str) -> list[str]:
     return [sys.executable, "-m", "ctxopt.cli", "mcp", "--path", str(repo), *args]
 
 
 @asynccontextmanager
-async def mcp_session(repo: Path, *args: str, errlog: Path) -> AsyncIterator[ClientSession]:
-    """An initialized session; the server's stderr goes to errlog."""
+async def mcp_session(
+    repo: Path | str, *args: str, errlog: Path
+) -> AsyncIterator[ClientSession]:
+    """An initialized session on a folder or a repository URL; the server's stderr goes to
+    errlog."""
     command = server_command(repo, *args)
     params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
     with errlog.open("w", encoding="utf-8") as err:
