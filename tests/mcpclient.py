@@ -23,9 +23,7 @@ def server_command(repo: Path | str, *args: str) -> list[str]:
 
 
 @asynccontextmanager
-async def mcp_session(
-    repo: Path | str, *args: str, errlog: Path
-) -> AsyncIterator[ClientSession]:
+async def mcp_session(repo: Path | str, *args: str, errlog: Path) -> AsyncIterator[ClientSession]:
     """An initialized session on a folder or a repository URL; the server's stderr goes to
     errlog."""
     command = server_command(repo, *args)
