@@ -214,6 +214,24 @@ def test_include_and_exclude_globs(tmp_path: Path, in_git: bool) -> None:
     assert paths(root, exclude=["src"]) == ["a.py", "e.md"]
 
 
+@pytest.mark.parametrize("in_git", [True, False])
+def test_globs_read_a_leading_dot_slash_as_the_top_and_a_lone_negation_as_all_but(
+    tmp_path: Path, in_git: bool
+) -> None:
+    # until 2026-12-02 `--include ./src/**` (as a shell completes it) indexed nothing, and so
+    # did `--include '!src/**'`: gitignore matches neither a `./` path nor a bare negation
+    root = init_repo(tmp_path / "r") if in_git else tmp_path / "r"
+    write(root, {"a.py": "", "src/b.py": "", "src/deep/d.py": "", "web/src/w.py": ""})
+    assert paths(root, include=["./src/**"]) == ["src/b.py", "src/deep/d.py"]
+    assert paths(root, include=["./src"]) == ["src/b.py", "src/deep/d.py"]  # anchored, as `/src`
+    assert paths(root, include=["!./src/**"]) == ["a.py", "web/src/w.py"]
+    assert paths(root, include=["!src/"]) == ["a.py"]
+    assert paths(root, exclude=["./src/deep/"]) == ["a.py", "src/b.py", "web/src/w.py"]
+    assert paths(root, exclude=["!src/**"]) == sorted(paths(root))  # a lone negation excludes none
+    spec = discovery.glob_spec([".github/**", "./.github"], select=True)
+    assert spec is not None and spec.match_file(".github/ci.yml")
+
+
 # --- skip reasons ---------------------------------------------------------------------------
 
 SKIP_TREE: dict[str, str | bytes] = {

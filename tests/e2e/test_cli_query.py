@@ -100,6 +100,12 @@ def test_filters(indexed_repo: Path, cli: CliRunner) -> None:
     # gitignore syntax, as --include and --exclude: a folder name matches at any depth
     results = top(cli, indexed_repo, "client format", "--glob", "src", "-k", "20")
     assert results and all(item["file"].startswith("web/src/") for item in results)
+    # until 2026-12-02 `./inventory/*` (as a shell completes it) and a lone `!inventory/**`
+    # matched no path at all: "nothing relevant found"
+    results = top(cli, indexed_repo, "reserve", "--glob", "./inventory/*", "-k", "20")
+    assert results and all(item["file"].startswith("inventory/") for item in results)
+    results = top(cli, indexed_repo, "reserve stock", "--glob", "!inventory/**", "-k", "20")
+    assert results and not any(item["file"].startswith("inventory/") for item in results)
 
 
 def test_explain_adds_factors(indexed_repo: Path, cli: CliRunner) -> None:

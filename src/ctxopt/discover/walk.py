@@ -14,10 +14,12 @@ from __future__ import annotations
 import errno
 import os
 import posixpath
+import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from pathspec import GitIgnoreSpec
 
@@ -50,6 +52,22 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)  # never block on a FIFO
 _LANGUAGES: dict[str, str] = {}
 
+_DOT_SLASH = re.compile(r"^(?:\./+)+")  # a glob's leading `./`, as shells complete it
+
+
+class PathMatcher(Protocol):
+    def match_file(self, file: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class _AllBut:
+    """Every path but those `excluded` matches (the globs of a select with their `!` flipped)."""
+
+    excluded: GitIgnoreSpec
+
+    def match_file(self, file: str) -> bool:
+        return not self.excluded.match_file(file)
+
 
 @dataclass
 class _Collector:
@@ -57,8 +75,8 @@ class _Collector:
 
     root: str
     max_file_bytes: int
-    include: GitIgnoreSpec | None
-    exclude: GitIgnoreSpec | None
+    include: PathMatcher | None
+    exclude: PathMatcher | None
     hidden: tuple[str, ...]  # root-relative folders never listed ("x/" form)
     skipped_dirs: frozenset[str] = VENDORED_DIRS  # folder names skipped as `vendored`
     files: list[SourceFile] = field(default_factory=list)
@@ -248,10 +266,30 @@ def _from_git(collector: _Collector, paths: list[str]) -> None:
             collector.consider(rel)
 
 
-def glob_spec(patterns: Sequence[str]) -> GitIgnoreSpec | None:
+def glob_spec(patterns: Sequence[str], *, select: bool = False) -> PathMatcher | None:
     """Globs in gitignore syntax (`src/**`, `*.py`, `tests`), as --include, --exclude and
-    --glob take them; None for no patterns."""
-    return GitIgnoreSpec.from_lines(list(patterns)) if patterns else None
+    --glob take them; None for no patterns.  A leading `./` is the repository's top (`/`),
+    as a shell's completion writes it; select (--include, --glob: only matching paths): a
+    first pattern that is a negation (`!tests/**`) keeps every other path, as in ripgrep."""
+    if not patterns:
+        return None
+    lines = [_from_top(p) for p in patterns]
+    if select and lines[0].startswith("!"):
+        return _AllBut(GitIgnoreSpec.from_lines([_flipped(line) for line in lines]))
+    return GitIgnoreSpec.from_lines(lines)
+
+
+def _flipped(pattern: str) -> str:
+    return pattern[1:] if pattern.startswith("!") else "!" + pattern
+
+
+def _from_top(pattern: str) -> str:
+    negated = pattern.startswith("!")
+    body = pattern[1:] if negated else pattern
+    rest = _DOT_SLASH.sub("", body)
+    if rest != body and rest:  # `./src/**`, `././src`: `/src/**`, `/src`
+        body = "/" + rest
+    return ("!" if negated else "") + body
 
 
 def discover(
@@ -268,7 +306,7 @@ def discover(
     collector = _Collector(
         root=str(top_root),
         max_file_bytes=max_file_bytes,
-        include=glob_spec(include),
+        include=glob_spec(include, select=True),
         exclude=glob_spec(exclude),
         hidden=hidden,
     )

@@ -229,7 +229,7 @@ def rank(
     if weights.get("window", 0.0) > 0:
         add_window_evidence(source, pool, first, task, settings.root, files)
     ranked = score_candidates(list(pool.values()), ctx, weights, memo)
-    spec = glob_spec(options.globs)
+    spec = glob_spec(options.globs, select=True)
     ranked = [s for s in ranked if spec is None or spec.match_file(s.chunk.path)]
     return Ranking(ranked, len(pool), entities, intent, meta.embedder, weights, note, task)
 
