@@ -27,6 +27,22 @@ def test_stdout_holds_only_the_prompt(indexed_repo: Path, cli: CliRunner) -> Non
     assert tokens.count(result.out.rstrip("\n")) <= 3000
 
 
+def test_glob_keeps_the_code_of_matching_paths_only(indexed_repo: Path, cli: CliRunner) -> None:
+    # until 2026-12-02 `pack` had no --glob (the MCP pack tool had): a usage error
+    def files(*globs: str) -> list[str]:
+        flags = [arg for glob in globs for arg in ("--glob", glob)]
+        result = cli(
+            "pack", TASK, "--path", str(indexed_repo), "--budget", "3000", "--json", *flags
+        )
+        assert result.code == 0, result.err
+        return [chunk["file"] for chunk in result.json()["chunks"]]  # type: ignore[index]
+
+    assert any(f.startswith("inventory/") for f in files())
+    assert files("tests/**") and all(f.startswith("tests/") for f in files("tests/**"))
+    kept = files("!inventory/**")
+    assert kept and not any(f.startswith("inventory/") for f in kept)
+
+
 def test_json_object(indexed_repo: Path, cli: CliRunner) -> None:
     result = cli("pack", TASK, "--path", str(indexed_repo), "--budget", "2500", "--json")
     assert result.code == 0, result.err

@@ -90,6 +90,15 @@ def pack(
             ),
         ),
     ] = None,
+    glob: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--glob",
+            metavar="GLOB",
+            help="Only code of paths matching (gitignore syntax, as query's; `!tests/**`: all "
+            "but those); repeatable. A change's own chunks go in regardless.",
+        ),
+    ] = None,
     diff: Annotated[
         bool,
         typer.Option(
@@ -181,6 +190,7 @@ def pack(
         line_numbers=line_numbers,
         order="edges" if edges else "relevance",
         overview=not no_overview,
+        globs=tuple(glob or ()),
     )
     change = ChangeRequest(ref=diff_ref, staged=staged) if diff or diff_ref or staged else None
     result = refresh_then_pack(
