@@ -205,6 +205,11 @@ def test_diff_packs_the_change(indexed_repo: Path, cli: CliRunner) -> None:
         assert data["chunks"][0]["file"] == "inventory/storage.py"
         assert data["chunks"][0]["why_code"] == "changed"
         assert data["chunks"][0]["why"] == "touched by the change"
+        explained = cli("pack", "review this change", "--path", str(indexed_repo),
+                        "--diff-ref", "HEAD", "--explain")  # fmt: skip
+        changed = [line for line in explained.err.splitlines() if "touched by the change" in line]
+        # until 2026-12-02: `... touched by the change: touched by the change`
+        assert changed and all(line.count("touched by the change") == 1 for line in changed)
     finally:
         storage.write_text(original)
     clean = cli("pack", "review", "--path", str(indexed_repo), "--staged")

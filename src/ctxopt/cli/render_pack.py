@@ -157,10 +157,11 @@ def pack_explain(terminal: Terminal, result: PackResult) -> None:
         fidelity = choice.fidelity.value
         if choice.stepped is not None:
             fidelity += f" ({choice.stepped.text})"
+        reasons = [r for r in choice.hit.reasons[:3] if r != choice.why.text]  # a diff's: the same
         terminal.err.print(
             f"+ {chunk_place(chunk)} {shown_name(chunk)} "
             f"[{fidelity}, {choice.tokens} tok, score {choice.hit.score:.3f}] "
-            f"{choice.why.text}: {'; '.join(choice.hit.reasons[:3])}",
+            + ": ".join([choice.why.text, *(["; ".join(reasons)] if reasons else [])]),
             markup=False,
         )
     report = drops_to_explain(result.chosen, result.dropped)
