@@ -129,6 +129,16 @@ def test_stale_files_are_refreshed_or_warned(indexed_repo: Path, cli: CliRunner)
         extra.unlink()
 
 
+def test_the_summary_counts_one_candidate_in_the_singular(tmp_path: Path, cli: CliRunner) -> None:
+    repo = init_repo(tmp_path / "one")
+    write_files(repo, {"shop.py": "def compute_total_price(items):\n    return sum(items)\n"})
+    commit_all(repo)
+    assert cli("index", str(repo), "--quiet").code == 0
+    result = cli("query", "compute_total_price", "--path", str(repo))
+    assert result.code == 0, result.err
+    assert "; 1 candidate\n" in result.err  # until 2026-12-02: "1 candidates"
+
+
 def test_query_without_index_says_to_index(tmp_path: Path, cli: CliRunner) -> None:
     repo = init_repo(tmp_path / "plain")
     result = cli("query", "anything", "--path", str(repo))

@@ -8,6 +8,7 @@ from ctxopt.cli.console import Terminal, plain
 from ctxopt.pack.labels import chunk_place, name_fields, shown_name
 from ctxopt.pack.select import excerpt_lines
 from ctxopt.types import Chunk, QueryResult, ScoredChunk
+from ctxopt.wording import plural
 
 
 def chunk_json(chunk: Chunk) -> dict[str, Any]:
@@ -42,7 +43,7 @@ def query_summary(terminal: Terminal, result: QueryResult) -> None:
     """The line on stderr that says how the task was read, in either output form."""
     terminal.info(
         f"intent: {result.intent.type.value}; confidence {result.confidence:.2f}; "
-        f"{result.candidates} candidates"
+        f"{plural(result.candidates, 'candidate')}"
     )
 
 
