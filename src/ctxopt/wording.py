@@ -17,6 +17,16 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun if count == 1 else noun + 's'}"
 
 
+def line_span(first: int, last: int) -> str:
+    """A range of lines as a reader cites it: "12-20", or "90" for one line (not "90-90")."""
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def lines_words(spans: str, single: bool) -> str:
+    """ "lines 12-20, 31-40", or "line 90" for a single line."""
+    return f"line {spans}" if single else f"lines {spans}"
+
+
 def percent(value: float) -> str:
     """A share in percent to one decimal, never rounded up to a whole it did not reach:
     99.95 is "99.9%", not "100.0%" (a pack that kept something is not 100% smaller)."""

@@ -143,3 +143,18 @@ def test_work_tree_lines_are_numbered_as_the_index_numbers_them(tmp_path: Path) 
     assert source_lines(target) == ["x = 1", "\x0cy = 2", "z = 3"]  # BOM off, \f no break
     assert source_lines(target, max_bytes=5) is None
     assert source_lines(tmp_path / "missing.py") is None
+
+
+def test_a_one_line_entry_is_cited_as_one_line(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / "inventory").mkdir(parents=True)
+    (root / PATH).write_text("def g(y):\n    return y\n\n\ndef f(x): return x + 1\n")
+    text = (root / PATH).read_text()
+    chunks = chunk_file(PATH, text, detect_language(PATH)).chunks
+    one = next(c for c in chunks if c.start_line == c.end_line == 5)
+    hit = ScoredChunk(one, 1.0, {}, (), {})
+    choice = Choice(hit, FULL, chunk_content(one, FULL, "none"), 0, PickReason.SCORE)
+    rendered = prompt([choice], root)
+    assert f"## {PATH} (python, line 5)\n" in rendered  # not "lines 5-5"
+    assert "function f (line 5)\n```python\ndef f(x): return x + 1\n```" in rendered
+    assert "5-5" not in rendered

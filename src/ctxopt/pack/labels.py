@@ -13,14 +13,14 @@ from collections.abc import Sequence
 
 from ctxopt.languages.elision import elided_ranges
 from ctxopt.types import Choice, Chunk, ChunkKind, Fidelity
-from ctxopt.wording import shown_path
+from ctxopt.wording import line_span, lines_words, shown_path
 
 _PIECE = re.compile(r"^(.*\S)#(\d+)$")  # the chunker's name of a piece after the first
 
 
 def chunk_place(chunk: Chunk) -> str:
     """Where a chunk is, as a reader cites it: `path:start-end`."""
-    return f"{shown_path(chunk.path)}:{chunk.start_line}-{chunk.end_line}"
+    return f"{shown_path(chunk.path)}:{line_span(chunk.start_line, chunk.end_line)}"
 
 
 def chunk_name(chunk: Chunk) -> str:
@@ -75,7 +75,7 @@ def entry_label(run: Sequence[Choice]) -> str:
     if len(run) > 1:
         shown = ", outline: member bodies left out" if outline else ""
         return (
-            f"{', '.join(entry_names(run))} (lines {run[0].start_line}-{run[-1].end_line}{shown})"
+            f"{', '.join(entry_names(run))} ({_lines(run[0].start_line, run[-1].end_line)}{shown})"
         )
     choice = run[0]
     chunk = choice.hit.chunk
@@ -83,10 +83,14 @@ def entry_label(run: Sequence[Choice]) -> str:
     if outline and choice.fidelity in (Fidelity.FULL, Fidelity.SIGNATURE):
         shown = ", outline: member bodies left out"
     if choice.fidelity == Fidelity.EXCERPT:
-        shown = f", lines {choice.start_line}-{choice.end_line} shown"
-    return (
-        f"{chunk.kind.value} {shown_name(chunk)} (lines {chunk.start_line}-{chunk.end_line}{shown})"
-    )
+        shown = f", {_lines(choice.start_line, choice.end_line)} shown"
+    span = _lines(chunk.start_line, chunk.end_line)
+    return f"{chunk.kind.value} {shown_name(chunk)} ({span}{shown})"
+
+
+def _lines(first: int, last: int) -> str:
+    """ "lines 12-20", or "line 90" for one line."""
+    return lines_words(line_span(first, last), first == last)
 
 
 def elided_lines(choice: Choice) -> list[list[int]] | None:

@@ -11,7 +11,7 @@ from ctxopt.pack.labels import chunk_place, entry_label, shown_name
 from ctxopt.pack.row_numbers import shown_rows
 from ctxopt.pack.xml_text import xml_cdata, xml_comment, xml_escape
 from ctxopt.types import Choice, Chunk, Fidelity
-from ctxopt.wording import PROMPT_HEADER_START, shown_path
+from ctxopt.wording import PROMPT_HEADER_START, line_span, lines_words, shown_path
 
 FORMATS = ("markdown", "xml", "plain")
 
@@ -40,7 +40,15 @@ class FileGroup:
 
     @property
     def ranges(self) -> str:
-        return ", ".join(f"{run[0].start_line}-{run[-1].end_line}" for run in self.entries)
+        return ", ".join(line_span(run[0].start_line, run[-1].end_line) for run in self.entries)
+
+    @property
+    def lines(self) -> str:
+        """ "lines 3-9, 12" or "line 12": what the file's header says it shows."""
+        single = (
+            len(self.entries) == 1 and self.entries[0][0].start_line == self.entries[0][-1].end_line
+        )
+        return lines_words(self.ranges, single)
 
 
 def merge_runs(
@@ -195,7 +203,7 @@ def render_markdown(data: RenderInput) -> str:
     if data.overview:
         parts.append(f"## Repository structure\n\n```\n{data.overview}\n```\n")
     for group in data.groups:
-        parts.append(f"## {shown_path(group.path)} ({group.language}, lines {group.ranges})\n")
+        parts.append(f"## {shown_path(group.path)} ({group.language}, {group.lines})\n")
         for run in group.entries:
             body = _run_text(run, data)
             fence = _fence(body)
@@ -243,7 +251,7 @@ def render_plain(data: RenderInput) -> str:
     if data.overview:
         parts += ["Repository structure:", data.overview, ""]
     for group in data.groups:
-        parts.append(f"=== {shown_path(group.path)} ({group.language}, lines {group.ranges}) ===")
+        parts.append(f"=== {shown_path(group.path)} ({group.language}, {group.lines}) ===")
         for run in group.entries:
             parts.append(f"--- {run_label(run)}")
             parts.append(_run_text(run, data))
