@@ -80,6 +80,9 @@ class ScoringContext:
     # Names and bare file names of the task that the index has many of (`main`, `main.rs`):
     # they point at none of them (see vague_mentions).
     vague: frozenset[str] = frozenset()
+    # A path from another machine -> the one indexed file sharing its longest tail
+    # (`site-packages/click/types.py` -> `src/click/types.py`; see tail_matches).
+    tails: Mapping[str, str] = field(default_factory=dict)
 
 
 # The vectors of the MiniLM transformer did raise recall and changed-line coverage on the
@@ -158,13 +161,25 @@ def same_file(path: str, mention: str) -> bool:
     return path == mention or path.endswith("/" + mention) or mention.endswith("/" + path)
 
 
-def path_proximity(path: str, entities: Entities, vague: frozenset[str] = frozenset()) -> float:
+def names_file(path: str, mention: str, tails: Mapping[str, str] | None = None) -> bool:
+    """The mention names this repository path: one is a tail of the other, or (tails) they
+    share the longest tail the mention shares with any indexed file, and no other file does."""
+    return same_file(path, mention) or (tails is not None and tails.get(mention) == path)
+
+
+def path_proximity(
+    path: str,
+    entities: Entities,
+    vague: frozenset[str] = frozenset(),
+    tails: Mapping[str, str] | None = None,
+) -> float:
     """1.0 for a file the task names; vague: bare file names many indexed files have (a
-    `main.rs` among fifteen), which make each of them only like a file of the same stem."""
+    `main.rs` among fifteen), which make each of them only like a file of the same stem;
+    tails: mentions from another machine and the indexed file each names (tail_matches)."""
     best = 0.0
     stem = subject_stem(path)
     for mention in entities.paths:
-        if same_file(path, mention):
+        if names_file(path, mention, tails):
             if mention not in vague:
                 return 1.0
             best = max(best, VAGUE_MATCH)
@@ -177,11 +192,13 @@ def path_proximity(path: str, entities: Entities, vague: frozenset[str] = frozen
     return best
 
 
-def location_match(chunk: Chunk, entities: Entities) -> float:
-    """1.0 when the task points at a line inside the chunk."""
+def location_match(
+    chunk: Chunk, entities: Entities, tails: Mapping[str, str] | None = None
+) -> float:
+    """1.0 when the task points at a line inside the chunk (tails: as for path_proximity)."""
     return float(
         any(
-            chunk.start_line <= line <= chunk.end_line and same_file(chunk.path, mention)
+            chunk.start_line <= line <= chunk.end_line and names_file(chunk.path, mention, tails)
             for mention, line in entities.locations
         )
     )
@@ -223,8 +240,8 @@ def features(
         "window": candidate.window,
         "semantic": max(0.0, candidate.similarity),
         "symbol": symbol_match(chunk, ctx.entities, terms.words, terms.names, ctx.vague),
-        "proximity": path_proximity(chunk.path, ctx.entities, ctx.vague),
-        "location": location_match(chunk, ctx.entities),
+        "proximity": path_proximity(chunk.path, ctx.entities, ctx.vague, ctx.tails),
+        "location": location_match(chunk, ctx.entities, ctx.tails),
         "dependency": min(1.0, 0.5 * len(candidate.graph_hits)),
         "recency": 0.0 if age is None else math.pow(0.5, age / RECENCY_HALF_LIFE),
         "centrality": min(1.0, math.log1p(rank) / math.log1p(8.0)),

@@ -20,6 +20,7 @@ from ctxopt.retrieve.filters import checked_kinds, checked_languages
 from ctxopt.retrieve.history_evidence import history_evidence, message_index
 from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.localise import localise_long_hits, shows_its_lines
+from ctxopt.retrieve.path_tails import tail_matches
 from ctxopt.retrieve.scoring import (
     VAGUE_COUNT,
     Memo,
@@ -222,6 +223,7 @@ def rank(
         secondary_wanted=intent.type == IntentType.TEST or _names_docs(entities),
         history=_history(task, reader, files) if weights.get("history", 0.0) > 0 else {},
         vague=vague_mentions(entities, named, files),
+        tails=tail_matches(entities.paths, files),
     )
     memo: Memo = {}  # the second pass re-scores only candidates the hops changed
     first = score_candidates(list(pool.values()), ctx, weights, memo)
