@@ -108,6 +108,27 @@ def test_filters(indexed_repo: Path, cli: CliRunner) -> None:
     assert results and not any(item["file"].startswith("inventory/") for item in results)
 
 
+def test_filters_that_leave_no_hit_say_so(indexed_repo: Path, cli: CliRunner) -> None:
+    # until 2026-12-02: "nothing relevant found in the index", the filter unnamed
+    where = ("--path", str(indexed_repo))
+    table = cli("query", "reserve stock", *where, "--glob", "nope/**")
+    assert table.code == 0, table.err
+    assert "--glob matched none of the " in table.err and " candidates" in table.err
+    assert "nothing relevant" not in table.err
+    both = cli("query", "reserve stock", *where, "--glob", "nope/**", "--no-tests", "--json")
+    assert both.code == 0 and both.json() == []
+    assert "the filters (--glob, --no-tests) matched none of the " in both.err
+
+
+@pytest.mark.parametrize("command", ["query", "pack"])
+def test_an_empty_glob_is_a_usage_error(indexed_repo: Path, cli: CliRunner, command: str) -> None:
+    # until 2026-12-02 `--glob ""` (an unset shell variable) matched no path: no hit, exit 0
+    result = cli(command, "reserve stock", "--path", str(indexed_repo), "--glob", "")
+    assert_one_line_error(result)
+    assert result.code == 2 and "--glob is empty" in result.err
+    assert result.out == ""
+
+
 def test_explain_adds_factors(indexed_repo: Path, cli: CliRunner) -> None:
     results = top(cli, indexed_repo, "OutOfStockError message", "--explain", "-k", "3")
     assert "factors" in results[0] and "lexical" in results[0]["factors"]

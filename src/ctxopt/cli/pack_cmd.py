@@ -162,7 +162,7 @@ def pack(
 
     task = task_text(task)
     target = output_target(output)
-    refuse_empty({"diff_ref": diff_ref})  # `--diff-ref "$BASE"` with BASE unset
+    refuse_empty({"diff_ref": diff_ref, "glob": glob})  # `--diff-ref "$BASE"`, BASE unset
     terminal = Terminal(quiet=quiet)
     clipboard = find_clipboard() if copy else None  # before any work: a headless machine says so
     settings = settings_from_flags(

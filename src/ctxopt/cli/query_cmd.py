@@ -9,7 +9,7 @@ import typer
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
-from ctxopt.cli.settings import settings_from_flags
+from ctxopt.cli.settings import refuse_empty, settings_from_flags
 from ctxopt.cli.task_text import HELP as TASK_HELP
 from ctxopt.cli.task_text import task_text
 from ctxopt.config.paths import is_object_store
@@ -74,6 +74,7 @@ def query(
     text = task_text(text)
     if not text.strip():
         raise UsageError("the query text is empty; say what the task is")
+    refuse_empty({"glob": glob})  # `--glob "$DIR"` with DIR unset: not every path
     terminal = Terminal(quiet=quiet)
     settings = settings_from_flags(
         path,
@@ -109,8 +110,10 @@ def query(
             f"{plural(freshness.stale, 'file')} changed since indexing; results may be stale "
             f"({fix})"
         )
+    given = {"--glob": glob, "--lang": lang, "--kind": kind, "--no-tests": no_tests}
+    filters = tuple(flag for flag, value in given.items() if value)
     if as_json:
         terminal.json(query_json(result, explain=explain))
-        query_summary(terminal, result)  # stderr, as pack --json says what it packed
+        query_summary(terminal, result, filters)  # stderr, as pack --json says what it packed
     else:
-        query_table(terminal, result, explain=explain)
+        query_table(terminal, result, explain=explain, filters=filters)

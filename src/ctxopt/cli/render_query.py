@@ -39,20 +39,34 @@ def query_json(result: QueryResult, *, explain: bool) -> list[dict[str, Any]]:
     return [result_json(hit, explain=explain) for hit in result.results]
 
 
-def query_summary(terminal: Terminal, result: QueryResult) -> None:
-    """The line on stderr that says how the task was read, in either output form."""
+def query_summary(terminal: Terminal, result: QueryResult, filters: tuple[str, ...] = ()) -> None:
+    """The line on stderr that says how the task was read, in either output form; and when
+    the filters given (`--glob`, `--no-tests`...) left no hit, that they did."""
     terminal.info(
         f"intent: {result.intent.type.value}; confidence {result.confidence:.2f}; "
         f"{plural(result.candidates, 'candidate')}"
     )
+    if filters and not result.results:
+        terminal.warn(filtered_out(filters, result.candidates))
 
 
-def query_table(terminal: Terminal, result: QueryResult, *, explain: bool) -> None:
-    query_summary(terminal, result)
+def filtered_out(filters: tuple[str, ...], candidates: int) -> str:
+    """What to say when the filters given left none of the candidates."""
+    named = filters[0] if len(filters) == 1 else f"the filters ({', '.join(filters)})"
+    if candidates == 0:
+        return f"no candidate matched {named}"
+    return f"{named} matched none of the {plural(candidates, 'candidate')}"
+
+
+def query_table(
+    terminal: Terminal, result: QueryResult, *, explain: bool, filters: tuple[str, ...] = ()
+) -> None:
+    query_summary(terminal, result, filters)
     if explain and result.ranking:
         terminal.info(f"ranking weights: {result.ranking}")
     if not result.results:
-        terminal.warn("nothing relevant found in the index")
+        if not filters:
+            terminal.warn("nothing relevant found in the index")
         return
     places = [chunk_place(h.chunk) for h in result.results]
     from rich.table import Table  # here: query --json never needs rich

@@ -76,9 +76,10 @@ def _bare_repository_around(folder: Path) -> str | None:
 
 
 def refuse_empty(flags: dict[str, object]) -> None:
-    """A flag given an empty text (`--model ""`, often an unset shell variable) is a usage
-    error, not the flag left out."""
+    """A flag given an empty text (`--model ""`, often an unset shell variable; one of a
+    repeatable flag's, `--glob ""`) is a usage error, not the flag left out."""
     for name, value in flags.items():
-        if isinstance(value, str) and not value.strip():
+        values = value if isinstance(value, list | tuple) else [value]  # a repeatable flag
+        if any(isinstance(text, str) and not text.strip() for text in values):
             flag = name.replace("_", "-")
             raise UsageError(f"--{flag} is empty: give it a value or leave it out")
