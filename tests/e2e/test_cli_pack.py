@@ -285,6 +285,10 @@ def test_diff_refreshes_once_and_not_at_all_with_no_refresh(tmp_path: Path, cli:
     assert "1 file changed since indexing" in still.err  # the index was left as it was
     counted = cli("pack", "load inventory", "--path", str(repo), "--no-refresh", "--json")
     assert counted.json()["stale_files"] == 1  # type: ignore[index]  # machines see it too
+    # and the warning stderr gives (until 2026-12-02 `warnings` was [] beside it)
+    stale = "1 file changed since indexing; the pack may be stale"
+    assert counted.json()["warnings"] == [stale]  # type: ignore[index]
+    assert counted.err.count(stale) == 1
     fresh = cli("pack", "review this change", "--path", str(repo), "--diff")
     assert fresh.code == 0, fresh.err
     assert fresh.err.count("refreshing the index") == 1

@@ -14,6 +14,7 @@ from ctxopt.pack.diff import diff_preface
 from ctxopt.retrieve.changes import touched_chunks
 from ctxopt.retrieve.search import search
 from ctxopt.types import PackResult
+from ctxopt.wording import plural
 
 
 def refresh_then_pack(
@@ -45,7 +46,10 @@ def refresh_then_pack(
         text, query_options = pack_query(options)
         query = search(settings, text, query_options, reader=current)
         result = pack_query_result(settings, options, query, current, stale=freshness.left_stale)
+    warnings = result.warnings
     if freshness.held_back:  # said once, before the count of stale files
-        held = f"the changed files were not re-indexed: {freshness.held_back}"
-        result = replace(result, warnings=(held, *result.warnings))
-    return result
+        warnings = (f"the changed files were not re-indexed: {freshness.held_back}", *warnings)
+    if result.stale:  # a warning like the others: --json and the MCP tool give it too
+        stale = f"{plural(result.stale, 'file')} changed since indexing; the pack may be stale"
+        warnings = (*warnings, stale)
+    return replace(result, warnings=warnings)

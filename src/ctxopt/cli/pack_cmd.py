@@ -14,7 +14,6 @@ from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn
 from ctxopt.cli.settings import refuse_empty, settings_from_flags
 from ctxopt.cli.task_text import HELP as TASK_HELP
 from ctxopt.cli.task_text import task_text
-from ctxopt.wording import plural
 
 
 def pack(
@@ -196,11 +195,8 @@ def pack(
     result = refresh_then_pack(
         settings, options, refresh=not no_refresh, change=change, notify=terminal.info
     )
-    for warning in result.warnings:
+    for warning in result.warnings:  # a stale index's count of files among them
         terminal.warn(warning)
-    if result.stale:
-        stale = plural(result.stale, "file")
-        terminal.warn(f"{stale} changed since indexing; the pack may be stale")
     if target is not None:
         write_output(target, result.prompt)
     if clipboard is not None:
