@@ -118,6 +118,24 @@ def test_model_budget_and_small_budget_error(indexed_repo: Path, cli: CliRunner)
     assert tiny.code == 3  # its own exit code: a script can retry with a larger budget
 
 
+def test_a_reserve_with_no_model_s_window_to_apply_to_is_said_to_do_nothing(
+    indexed_repo: Path, cli: CliRunner
+) -> None:
+    # until 2026-12-02 it was ignored without a word
+    where = ("--path", str(indexed_repo), "--json")
+    alone = cli("pack", TASK, *where, "--reserve", "0.5")
+    assert alone.code == 0, alone.err
+    note = "--reserve has no effect without --model: the budget is 8,000 tokens"
+    assert alone.json()["warnings"][0].startswith(note)  # type: ignore[index]
+    assert alone.err.count(note) == 1
+    given = cli("pack", TASK, *where, "--reserve", "0.5", "--model", "gpt-4o", "--budget", "3000")
+    note = "--reserve has no effect with --budget: the budget is 3,000 tokens"
+    assert given.json()["warnings"][0] == note  # type: ignore[index]
+    applied = cli("pack", TASK, *where, "--reserve", "0.5", "--model", "gpt-4o")
+    assert not any("--reserve" in w for w in applied.json()["warnings"])  # type: ignore[index]
+    assert "--reserve" not in cli("pack", TASK, *where).err
+
+
 def test_a_task_longer_than_the_budget_is_shortened_not_refused(
     indexed_repo: Path, cli: CliRunner
 ) -> None:

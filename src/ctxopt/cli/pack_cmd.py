@@ -46,7 +46,8 @@ def pack(
         typer.Option(
             "--reserve",
             metavar="SHARE",
-            help="Share of --model's window kept for the answer (default 0.2).",
+            help="Share of --model's window kept for the answer (default 0.2); with --budget, "
+            "or without --model, it does nothing (a warning says so).",
         ),
     ] = None,
     compression: Annotated[

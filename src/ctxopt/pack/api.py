@@ -98,6 +98,19 @@ def resolve_budget(
     return DEFAULT_BUDGET, DEFAULT_BUDGET, factor, model
 
 
+def unused_reserve(settings: Settings, options: PackOptions) -> str | None:
+    """The warning for a reserve given (flag or tool argument) where no model's window sets
+    the budget, so it changes nothing; None when it applies or was not given."""
+    if settings.source("reserve") != "flag" or options.budget is None:
+        return None
+    if options.model is None:
+        return (
+            f"--reserve has no effect without --model: the budget is {options.budget:,} "
+            "tokens, not a share of a model's window"
+        )
+    return f"--reserve has no effect with --budget: the budget is {options.budget:,} tokens"
+
+
 def check_options(settings: Settings, options: PackOptions) -> None:
     """Raise a UsageError for an empty task, an unknown level or format, or a bad budget."""
     _validate(options)
@@ -139,7 +152,7 @@ def pack_query_result(
     confidence = (
         query.confidence if not options.extra_hits else retrieval_confidence(query.entities, hits)
     )
-    warnings: list[str] = []
+    warnings = [note] if (note := unused_reserve(settings, options)) else []
     if not records:
         warnings.append(
             "the index is empty (the repository has no files ctxopt reads): "
