@@ -43,6 +43,38 @@ def test_glob_keeps_the_code_of_matching_paths_only(indexed_repo: Path, cli: Cli
     assert kept and not any(f.startswith("inventory/") for f in kept)
 
 
+def test_lang_and_kind_keep_the_code_they_name_and_a_change_s_own(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    # until 2026-12-02 `pack` had no --lang or --kind (query had): a usage error
+    repo = sample_repo(tmp_path)
+    assert cli("index", str(repo), "--quiet").code == 0
+
+    def chunks(*flags: str) -> list[dict]:
+        result = cli("pack", TASK, "--path", str(repo), "--budget", "3000", "--json", *flags)
+        assert result.code == 0, result.err
+        return result.json()["chunks"]  # type: ignore[index,no-any-return]
+
+    def suffixes(picked: list[dict]) -> set[str]:
+        return {Path(c["file"]).suffix for c in picked}
+
+    assert suffixes(chunks()) > {".ts"}
+    typescript = chunks("--lang", "TypeScript")
+    assert typescript and suffixes(typescript) == {".ts"}
+    functions = chunks("--kind", "Function", "--kind", "method")
+    assert functions and {c["kind"] for c in functions} <= {"function", "method"}
+    unknown = cli("pack", TASK, "--path", str(repo), "--kind", "funtion")
+    assert_one_line_error(unknown)
+    assert unknown.code == 2 and "--kind 'funtion'" in unknown.err
+    storage = repo / "inventory" / "storage.py"
+    storage.write_text(storage.read_text().replace("def load_inventory", "def load_inv2", 1))
+    changed = chunks("--diff", "--lang", "go")
+    assert {(c["file"], c["why_code"]) for c in changed if c["file"].endswith(".py")} == {
+        ("inventory/storage.py", "changed")
+    }
+    assert ".go" in suffixes(changed)
+
+
 def test_json_object(indexed_repo: Path, cli: CliRunner) -> None:
     result = cli("pack", TASK, "--path", str(indexed_repo), "--budget", "2500", "--json")
     assert result.code == 0, result.err

@@ -99,6 +99,25 @@ def pack(
             "but those); repeatable. A change's own chunks go in regardless.",
         ),
     ] = None,
+    lang: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--lang",
+            metavar="LANG",
+            help="Only code of this language, by name or extension (py, .rs); repeatable, any "
+            "case. A change's own chunks go in regardless.",
+        ),
+    ] = None,
+    kind: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--kind",
+            metavar="KIND",
+            help="Only chunks of this kind (function, method, class, interface, type, "
+            "constant, module, test, config, doc); repeatable, any case. A change's own chunks "
+            "go in regardless.",
+        ),
+    ] = None,
     diff: Annotated[
         bool,
         typer.Option(
@@ -191,6 +210,8 @@ def pack(
         order="edges" if edges else "relevance",
         overview=not no_overview,
         globs=tuple(glob or ()),
+        languages=tuple(lang or ()),
+        kinds=tuple(kind or ()),
     )
     change = ChangeRequest(ref=diff_ref, staged=staged) if diff or diff_ref or staged else None
     result = refresh_then_pack(

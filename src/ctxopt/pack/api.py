@@ -37,7 +37,9 @@ from ctxopt.pack.refuse import (
 )
 from ctxopt.pack.render import FORMATS, RenderInput
 from ctxopt.pack.work_tree import WorkTree, left_out
+from ctxopt.retrieve.candidates import prefilter_clause
 from ctxopt.retrieve.confidence import retrieval_confidence
+from ctxopt.retrieve.filters import checked_kinds, checked_languages
 from ctxopt.retrieve.search import QueryOptions
 from ctxopt.secrets.chunks import redacted_hits, shown_secrets
 from ctxopt.secrets.redact import redact_diff
@@ -73,6 +75,13 @@ class PackOptions:
     extra_hits: tuple[ScoredChunk, ...] = ()  # e.g. chunks a diff touches (mandatory)
     preface: str = ""  # e.g. the diff itself, shown before the code
     globs: tuple[str, ...] = ()  # only ranked chunks of matching paths (gitignore syntax)
+    languages: tuple[str, ...] = ()  # only chunks of these languages (names or extensions)
+    kinds: tuple[str, ...] = ()  # only chunks of these kinds (function, class ...)
+
+    def __post_init__(self) -> None:
+        # checked when built, before any work, as QueryOptions does: a typo is a usage error
+        object.__setattr__(self, "languages", checked_languages(self.languages))
+        object.__setattr__(self, "kinds", checked_kinds(self.kinds))
 
 
 def _in_cl100k(budget: int, factor: float) -> int:
@@ -120,7 +129,9 @@ def check_options(settings: Settings, options: PackOptions) -> None:
 def pack_query(options: PackOptions) -> tuple[str, QueryOptions]:
     """The query a pack is built from: the task and the names of the mandatory hits."""
     text = " ".join([options.task, *(h.chunk.name for h in options.extra_hits[:30])])
-    return text, QueryOptions(k=CANDIDATES, globs=options.globs)
+    return text, QueryOptions(
+        k=CANDIDATES, globs=options.globs, languages=options.languages, kinds=options.kinds
+    )
 
 
 def _validate(options: PackOptions) -> None:
@@ -198,7 +209,8 @@ def pack_query_result(
                 "elided in the prompt, its start and end kept; raise --budget to keep it whole"
             )
     focus = focus_files(hits)
-    hits = [*hits, *rest_of_files(reader, focus, hits)]
+    narrowed = prefilter_clause(options.languages, options.kinds, no_tests=False)
+    hits = [*hits, *rest_of_files(reader, focus, hits, narrowed)]
     if not settings.allow_secrets:  # before compression and fitting: the budget holds
         hits = redacted_hits(hits)
     strict = user_cap(settings)  # a cap the user set holds for files the task does not name

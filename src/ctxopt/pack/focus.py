@@ -32,9 +32,13 @@ def focus_files(hits: Sequence[ScoredChunk]) -> frozenset[str]:
 
 
 def rest_of_files(
-    reader: IndexReader, paths: frozenset[str], hits: Sequence[ScoredChunk]
+    reader: IndexReader,
+    paths: frozenset[str],
+    hits: Sequence[ScoredChunk],
+    prefilter: str | None = None,
 ) -> list[ScoredChunk]:
-    """The chunks of focus files that retrieval did not return, scored below their file."""
+    """The chunks of focus files that retrieval did not return, scored below their file;
+    prefilter: the --lang and --kind filters' clause (prefilter_clause), which they pass."""
     if not paths:
         return []
     seen = {h.chunk.id for h in hits}
@@ -43,6 +47,6 @@ def rest_of_files(
         ScoredChunk(
             chunk, round(floor[chunk.path] * 0.5, 5), {}, ("in a file the task is about",), {}
         )
-        for chunk in CandidateSource(reader).in_files(paths)
+        for chunk in CandidateSource(reader, prefilter).in_files(paths)
         if chunk.id not in seen
     ]
