@@ -67,6 +67,8 @@ class PackCall:
     line_numbers: bool = False
     edges: bool = False
     overview: bool = True
+    languages: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
     globs: tuple[str, ...] = ()
     diff: bool = False
     diff_ref: str | None = None
@@ -179,6 +181,8 @@ class RepoService:
             order="edges" if call.edges else "relevance",
             overview=call.overview,
             globs=call.globs,
+            languages=call.languages,
+            kinds=call.kinds,
         )
         wants_change = call.diff or call.diff_ref is not None or call.staged
         change = ChangeRequest(ref=call.diff_ref, staged=call.staged) if wants_change else None

@@ -37,6 +37,17 @@ Task = Annotated[str, Field(min_length=1, description="The task, in your words."
 Globs = Annotated[
     tuple[str, ...], Field(description="Only paths matching these globs (gitignore syntax).")
 ]
+Languages = Annotated[
+    tuple[str, ...],
+    Field(description="Only these languages, by name or extension (py, .rs)."),
+]
+Kinds = Annotated[
+    tuple[str, ...],
+    Field(
+        description="Only these chunk kinds: function, method, class, interface, "
+        "type, constant, module, test, config, doc."
+    ),
+]
 Refresh = Annotated[
     bool, Field(description="Re-index files changed since the last call first (default true).")
 ]
@@ -85,17 +96,8 @@ def build_tools(service: RepoService) -> list[Tool]:
         top: Annotated[
             int | None, Field(ge=1, le=500, description="How many results (default 10).")
         ] = None,
-        lang: Annotated[
-            tuple[str, ...],
-            Field(description="Only these languages, by name or extension (py, .rs)."),
-        ] = (),
-        kind: Annotated[
-            tuple[str, ...],
-            Field(
-                description="Only these chunk kinds: function, method, class, interface, "
-                "type, constant, module, test, config, doc."
-            ),
-        ] = (),
+        lang: Languages = (),
+        kind: Kinds = (),
         glob: Globs = (),
         no_tests: Annotated[bool, Field(description="Leave tests out.")] = False,
         explain: Annotated[bool, Field(description="Each factor's share of the score.")] = False,
@@ -135,6 +137,8 @@ def build_tools(service: RepoService) -> list[Tool]:
         ] = None,
         compression: Compression = None,
         format: Format = None,  # the option's name, as `ctxopt pack --format`
+        lang: Languages = (),
+        kind: Kinds = (),
         glob: Globs = (),
         line_numbers: Annotated[bool, Field(description="Number the lines shown whole.")] = False,
         edges: Annotated[bool, Field(description="Most relevant files first and last.")] = False,
@@ -169,6 +173,8 @@ def build_tools(service: RepoService) -> list[Tool]:
             line_numbers=line_numbers,
             edges=edges,
             overview=overview,
+            languages=lang,
+            kinds=kind,
             globs=glob,
             diff=diff,
             diff_ref=diff_ref,
