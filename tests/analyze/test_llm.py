@@ -82,6 +82,31 @@ def test_a_repaired_answer_counts_as_repaired(
     assert call.attempts[0].outcome is Outcome.NOT_JSON
 
 
+def test_invalid_json_is_named_as_such_in_the_warning_and_the_repair_prompt(
+    tmp_path: Path,
+) -> None:
+    """A trailing comma (a common slip of models) is invalid JSON: until 2026-12-02 the call
+    said, and the repair prompt told the model, that its answer held no JSON object."""
+    log = tmp_path / "prompts.txt"
+    script = tmp_path / "trailing_comma.py"
+    script.write_text(
+        "import sys\n"
+        f"open({str(log)!r}, 'a').write(sys.stdin.read() + '\\0')\n"
+        'print(\'{"insights": ["x",], "entities": []}\')\n'
+    )
+    call = call_json([sys.executable, str(script)], WINDOW_PROMPT, findings_from, timeout=30)
+    assert not call.ok and call.outcome is Outcome.NOT_JSON
+    assert call.detail == (
+        "the answer's JSON object is not valid JSON: Expecting value (line 1, column 19)"
+    )
+    repair = log.read_text().split("\0")[1]
+    assert "could not be used: the answer's JSON object is not valid JSON" in repair
+    with pytest.raises(ValueError, match="the answer is empty"):
+        extract_json(" \n")
+    with pytest.raises(ValueError, match="holds no JSON object"):
+        extract_json("I cannot help with that.")
+
+
 def test_a_hanging_command_is_killed_at_the_timeout(
     fake_llm: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

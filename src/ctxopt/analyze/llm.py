@@ -111,10 +111,15 @@ def extract_json(answer: str) -> Any:
     """The first complete JSON object in an answer (fences and prose around it allowed).
 
     An object that runs to the end of the answer unfinished is a cut-off answer, not
-    a reason to take an object nested inside it."""
+    a reason to take an object nested inside it. When no object parses, the first one's
+    error is named (a trailing comma is invalid JSON, not "no JSON object"), so the
+    repair instruction tells the model what to mend."""
+    if not answer.strip():
+        raise ValueError("the answer is empty")
     decoder = json.JSONDecoder()
     end = len(answer.rstrip())
     position = answer.find("{")
+    first: json.JSONDecodeError | None = None
     while position != -1:
         try:
             value, _ = decoder.raw_decode(answer, position)
@@ -122,7 +127,11 @@ def extract_json(answer: str) -> Any:
         except json.JSONDecodeError as exc:
             if exc.pos >= end - 1:
                 raise ValueError("the answer was cut off before its JSON object ended") from exc
+            first = first or exc
             position = answer.find("{", position + 1)
+    if first is not None:
+        where = f"line {first.lineno}, column {first.colno}"
+        raise ValueError(f"the answer's JSON object is not valid JSON: {first.msg} ({where})")
     raise ValueError("the answer holds no JSON object")
 
 
