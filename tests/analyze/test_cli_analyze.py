@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -502,3 +505,60 @@ def test_ctrl_c_keeps_the_finished_windows_and_says_how_to_resume(tmp_path: Path
     assert (tmp_path / "stopped" / "window-0001.json").exists()
     resumed, _ = rolling(tmp_path, "--resume", name="stopped")
     assert resumed.code == 0 and resumed.out == whole.out
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")  # a zombie has ended (no init reaps it here)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_run_ended_by_sigterm_or_sighup_kills_the_llm_command_it_started(
+    tmp_path: Path, signum: int
+) -> None:
+    """The command runs in a session of its own (Ctrl-C reaches ctxopt alone, which kills
+    it): until 2026-12-02 `timeout`'s SIGTERM or a closed terminal's SIGHUP ended ctxopt and
+    left the command running for ever. The finished windows are kept for --resume."""
+    pid_file = tmp_path / "llm.pid"
+    hang = tmp_path / "hang_on_window_2.py"
+    hang.write_text(
+        "import os, sys, time\n"
+        f"sys.argv = [{str(FAKE_LLM)!r}]\n"
+        "prompt = sys.stdin.read()\n"
+        f"if 'window 2 of' in prompt and not os.path.exists({str(pid_file)!r}):\n"
+        f"    open({str(pid_file)!r} + '.new', 'w').write(str(os.getpid()))\n"
+        f"    os.replace({str(pid_file)!r} + '.new', {str(pid_file)!r})\n"
+        "    time.sleep(600)\n"
+        "sys.stdin = __import__('io').StringIO(prompt)\n"
+        f"exec(open({str(FAKE_LLM)!r}).read())\n"
+    )
+    doc = contract(tmp_path / "c.md")
+    env = {**os.environ, "NO_COLOR": "1", "FAKE_LLM_LOG": str(tmp_path / "log.jsonl")}
+    args = ["--window-tokens", "400", "--llm", f"{sys.executable} {hang}"]
+    command = [sys.executable, "-m", "ctxopt.cli", "analyze-doc", str(doc), *args]
+    run_dir = tmp_path / "run"
+    process = subprocess.Popen(
+        [*command, "--run-dir", str(run_dir)], env=env, stdout=subprocess.DEVNULL
+    )
+    try:
+        while not pid_file.exists() and process.poll() is None:
+            time.sleep(0.1)
+        llm = int(pid_file.read_text())
+        process.send_signal(signum)
+        assert process.wait(timeout=60) == -signum
+        for _ in range(100):  # its group was killed before ctxopt ended
+            if not _running(llm):
+                break
+            time.sleep(0.05)
+        assert not _running(llm)
+    finally:
+        process.kill()
+        with contextlib.suppress(NameError, ProcessLookupError):
+            os.kill(llm, signal.SIGKILL)
+    assert (run_dir / "window-0001.json").exists()
+    resumed = run_cli(*command[3:], "--run-dir", str(run_dir), "--resume", env=env)
+    assert resumed.code == 0, resumed.err
+    assert "resuming after window 1" in resumed.err

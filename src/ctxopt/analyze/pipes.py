@@ -1,7 +1,9 @@
 """One run of an external command: the prompt written to its stdin while its stdout and stderr
 are read a piece at a time, so what it prints is held only up to a cap.
 
-POSIX: the command runs in its own process group, killed as a whole when it is stopped.
+POSIX: the command runs in its own process group, killed as a whole when it is stopped,
+and when this process is ended by SIGTERM or SIGHUP while it runs (`timeout`, a cancelled CI
+job, a closed terminal): its own session hears neither, and would run on, paid for, for ever.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import os
 import selectors
 import signal
 import subprocess
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import IO
@@ -50,9 +54,10 @@ def run_command(argv: list[str], data: bytes, timeout: float) -> Output:
     )
     deadline = time.monotonic() + timeout
     try:
-        ending, out, err = _read(process, data, deadline)
-        if ending is Ending.CLOSED:
-            ending = _wait(process, deadline)
+        with _killed_if_we_are_ended(process):
+            ending, out, err = _read(process, data, deadline)
+            if ending is Ending.CLOSED:
+                ending = _wait(process, deadline)
     except BaseException:
         kill_group(process)
         raise
@@ -64,6 +69,32 @@ def run_command(argv: list[str], data: bytes, timeout: float) -> Output:
         process.wait()
         return Output(ending, bytes(out), bytes(err), None)
     return Output(ending, bytes(out), bytes(err), process.returncode)
+
+
+_ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def _killed_if_we_are_ended(process: subprocess.Popen[bytes]) -> Iterator[None]:
+    """While the command runs, SIGTERM and SIGHUP (where they would end this process: their
+    default action) kill its group first, then end this process as the signal would."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers
+        return
+    taken = [s for s in _ENDING_SIGNALS if signal.getsignal(s) == signal.SIG_DFL]
+
+    def end(signum: int, _frame: object) -> None:
+        kill_group(process)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    for signum in taken:
+        signal.signal(signum, end)
+    try:
+        yield
+    finally:
+        for signum in taken:
+            signal.signal(signum, signal.SIG_DFL)
 
 
 def _read(
