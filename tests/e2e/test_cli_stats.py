@@ -202,6 +202,26 @@ def test_bad_flags_exit_2(indexed_repo: Path, cli: CliRunner) -> None:
     assert_one_line_error(model)
 
 
+def test_a_json_file_that_cannot_be_written_is_refused_before_any_task_is_packed(
+    indexed_repo: Path, cli: CliRunner, tmp_path: Path
+) -> None:
+    """Until 2026-12-02 every task was packed first (its warnings printed), then the write
+    failed; a file in the way of its folder read `File exists`."""
+    in_the_way = tmp_path / "report"
+    in_the_way.write_text("")
+    for target, words in (
+        (tmp_path, f"--json-file {tmp_path} is a folder; give a file name"),
+        (
+            in_the_way / "r.json",
+            f"cannot create the folder {in_the_way} for --json-file {in_the_way / 'r.json'}: "
+            "a file is in the way",
+        ),
+    ):
+        result = cli("stats", "--path", str(indexed_repo), "-t", "x", "--json-file", str(target))
+        assert_one_line_error(result)  # no warning of the task's pack before it
+        assert result.code == 2 and words in result.err and result.out == ""
+
+
 @pytest.mark.parametrize(
     ("flags", "words"),
     [

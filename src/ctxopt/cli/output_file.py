@@ -1,5 +1,5 @@
-"""`-o FILE` of `pack` and `analyze-doc`: the product written to a file, its missing parent
-folders created; `-o -` is standard output."""
+"""`-o FILE` of `pack` and `analyze-doc` (and `stats --json-file`): the product written to a
+file, its missing parent folders created; `-o -` is standard output."""
 
 from __future__ import annotations
 
@@ -19,12 +19,12 @@ def output_target(value: str | None) -> Path | None:
     return Path(value)
 
 
-def check_output_target(target: Path) -> None:
+def check_output_target(target: Path, flag: str = "-o") -> None:
     """Refuse, before any work, a target that cannot be written: a folder, or a path whose
     parent cannot be made (the folders are made now, as writing would make them)."""
     if target.is_dir():
-        raise UsageError(f"-o {target} is a folder; give a file name")
-    _make_parent(target)
+        raise UsageError(f"{flag} {target} is a folder; give a file name")
+    _make_parent(target, flag)
 
 
 def write_output(target: Path, text: str) -> None:
@@ -37,13 +37,14 @@ def write_output(target: Path, text: str) -> None:
         raise CtxoptError(f"cannot write -o {target}: {_reason(exc)}") from None
 
 
-def _make_parent(target: Path) -> None:
+def _make_parent(target: Path, flag: str = "-o") -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         folder = exc.filename or target.parent
+        reason = "a file is in the way" if isinstance(exc, FileExistsError) else _reason(exc)
         raise CtxoptError(
-            f"cannot create the folder {folder} for -o {target}: {_reason(exc)}"
+            f"cannot create the folder {folder} for {flag} {target}: {reason}"
         ) from None
 
 

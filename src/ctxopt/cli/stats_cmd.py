@@ -123,10 +123,11 @@ def stats(
     """Show the index (languages, folders, largest files), compression per level and,
     for tasks, the tokens and cost a pack saves against the whole repository; gate CI."""
     from ctxopt.app.stats_report import StatsRequest, report_json, stats_report
+    from ctxopt.cli.output_file import check_output_target
     from ctxopt.cli.render_stats import gate_failures, stats_tables
     from ctxopt.cli.render_stats_md import stats_markdown
     from ctxopt.cli.task_text import readable_text
-    from ctxopt.errors import UsageError
+    from ctxopt.errors import CtxoptError, UsageError
     from ctxopt.pack.gates import GateLimits
 
     refuse_empty({"model": model})
@@ -136,6 +137,11 @@ def stats(
         raise UsageError("--max-growth needs --baseline FILE (an earlier `stats --json` output)")
     if fail_under is not None and not task and tasks_file is None:
         raise UsageError("--fail-under needs tasks: --task TEXT or --tasks-file FILE")
+    if json_file is not None:  # before any task is packed; bad input, as before (exit 2)
+        try:
+            check_output_target(json_file, "--json-file")
+        except CtxoptError as exc:
+            raise UsageError(str(exc)) from None
     terminal = Terminal(quiet=quiet)
     settings = settings_from_flags(path, terminal=terminal, ref=ref, index_clone=True, db=db)
     request = StatsRequest(
