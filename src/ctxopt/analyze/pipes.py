@@ -71,7 +71,9 @@ def run_command(argv: list[str], data: bytes, timeout: float) -> Output:
     return Output(ending, bytes(out), bytes(err), process.returncode)
 
 
-_ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+_ENDING_SIGNALS = tuple(  # Windows has no SIGHUP
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 @contextlib.contextmanager
