@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections import Counter
@@ -148,6 +149,25 @@ def test_model_budget_and_small_budget_error(indexed_repo: Path, cli: CliRunner)
     assert_one_line_error(tiny)
     assert "--budget" in tiny.err
     assert tiny.code == 3  # its own exit code: a script can retry with a larger budget
+    # a budget in tokens wins over any model's window: a larger window is no way out
+    assert "larger window" not in tiny.err  # (until 2026-12-02 it said to pick one)
+
+
+def test_a_model_window_too_small_names_a_larger_window_as_a_way_out(
+    indexed_repo: Path, cli: CliRunner, tmp_path: Path
+) -> None:
+    models = tmp_path / "models.json"
+    tiny = {
+        "name": "tiny-model", "family": "custom", "context_window": 30, "max_output": 10,
+        "input_price": 0.5, "output_price": 1.0, "tier": "cheap",
+    }  # fmt: skip
+    models.write_text(json.dumps([tiny]))
+    env = {"CTXOPT_MODELS_FILE": str(models)}
+    done = cli("pack", TASK, "--path", str(indexed_repo), "--model", "tiny-model", env=env)
+    assert_one_line_error(done)
+    assert done.code == 3
+    assert "raise --budget to at least" in done.err
+    assert "or pick a --model with a larger window" in done.err
 
 
 def test_a_reserve_with_no_model_s_window_to_apply_to_is_said_to_do_nothing(

@@ -229,14 +229,19 @@ def pack_query_result(
         exempt=files_named(hits) if strict else focus,
     )
     budget_words = budget_in_words(budget, model_budget, factor)
+    window = options.budget is None and named is not None  # the model's window set it
     if fixed > budget:
         works = least_working(base, best, renderer, options.format, least)
         if works == least and best is not None:  # not SMALL_BUDGET, for a shortened task
             works = least_with_code(packing, least)
         shortened_there = budget < SMALL_BUDGET <= works  # only a long task needs 1,000
-        raise no_room(budget_words, fixed, math.ceil(works * factor), shortened_there)
+        raise no_room(
+            budget_words, fixed, math.ceil(works * factor), shortened_there, window=window
+        )
     if best is not None and budget < least:
-        raise no_code(budget_words, fixed, least_with_code(packing, least), factor)
+        raise no_code(
+            budget_words, fixed, least_with_code(packing, least), factor, window=window
+        )
     if budget < SMALL_BUDGET:
         warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
     prompt, data, selection, cap = select_and_fit(packing, budget, overview=options.overview)
@@ -245,7 +250,7 @@ def pack_query_result(
         # above this one (a task shortened for this budget would be shortened anew at it)
         works = least_with_code(packing, least, known_empty=budget)
         if works > budget:
-            raise no_code(budget_words, fixed, works, factor)
+            raise no_code(budget_words, fixed, works, factor, window=window)
     prompt_tokens = count_tokens(prompt)
     recommendation = model_table.recommend_model(prompt_tokens, query.intent.complexity, table)
     price_model = named or model_table.price_model(None, table)

@@ -35,26 +35,34 @@ def budget_in_words(budget: int, model_budget: int, factor: float) -> str:
     return f"{model_budget:,} tokens ({budget:,} counted with cl100k)"
 
 
-def no_room(budget_words: str, fixed: int, works: int, small: bool) -> BudgetError:
-    """The refusal of a budget that cannot hold even the task and headers."""
+def no_room(
+    budget_words: str, fixed: int, works: int, small: bool, *, window: bool = False
+) -> BudgetError:
+    """The refusal of a budget that cannot hold even the task and headers; window: the
+    budget is a model's window (less the reserve), so a larger window is a way out too (a
+    budget given in tokens wins over any model's window)."""
     shortened = f" (from {SMALL_BUDGET:,} a long task is shortened)" if small else ""
     return BudgetError(
         lambda names: (
             f"the budget of {budget_words} cannot hold even the task and headers "
-            f"({fixed:,} tokens); raise {names('budget')} to at least {works:,}{shortened} "
-            f"or pick a {names('model')} with a larger window"
+            f"({fixed:,} tokens); raise {names('budget')} to at least {works:,}{shortened}"
+            + (f" or pick a {names('model')} with a larger window" if window else "")
         )
     )
 
 
-def no_code(budget_words: str, fixed: int, least: int, factor: float) -> BudgetError:
-    """The refusal of a budget that holds the task and headers but no entry of code."""
+def no_code(
+    budget_words: str, fixed: int, least: int, factor: float, *, window: bool = False
+) -> BudgetError:
+    """The refusal of a budget that holds the task and headers but no entry of code (window:
+    as for no_room)."""
     needed = math.ceil(least * factor)
     return BudgetError(
         lambda names: (
             f"the budget of {budget_words} holds the task and headers ({fixed:,} "
             f"tokens) but not one entry of code: that takes {least:,}; raise {names('budget')} "
-            f"to at least {needed:,} (or pick a {names('model')} with a larger window)"
+            f"to at least {needed:,}"
+            + (f" (or pick a {names('model')} with a larger window)" if window else "")
         )
     )
 
