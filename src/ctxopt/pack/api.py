@@ -239,9 +239,7 @@ def pack_query_result(
             budget_words, fixed, math.ceil(works * factor), shortened_there, window=window
         )
     if best is not None and budget < least:
-        raise no_code(
-            budget_words, fixed, least_with_code(packing, least), factor, window=window
-        )
+        raise no_code(budget_words, fixed, least_with_code(packing, least), factor, window=window)
     if budget < SMALL_BUDGET:
         warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
     prompt, data, selection, cap = select_and_fit(packing, budget, overview=options.overview)
