@@ -515,6 +515,13 @@ def _running(pid: int) -> bool:
     return state not in ("Z", "X")  # a zombie has ended (no init reaps it here)
 
 
+def _default_ending_signals() -> None:
+    """In the child: SIGTERM and SIGHUP end it, whatever this runner ignores (a run under
+    nohup ignores SIGHUP, and ctxopt then rightly leaves it ignored)."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_run_ended_by_sigterm_or_sighup_kills_the_llm_command_it_started(
     tmp_path: Path, signum: int
@@ -541,7 +548,10 @@ def test_a_run_ended_by_sigterm_or_sighup_kills_the_llm_command_it_started(
     command = [sys.executable, "-m", "ctxopt.cli", "analyze-doc", str(doc), *args]
     run_dir = tmp_path / "run"
     process = subprocess.Popen(
-        [*command, "--run-dir", str(run_dir)], env=env, stdout=subprocess.DEVNULL
+        [*command, "--run-dir", str(run_dir)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        preexec_fn=_default_ending_signals,  # as a terminal's shell starts it (not nohup's)
     )
     try:
         while not pid_file.exists() and process.poll() is None:
