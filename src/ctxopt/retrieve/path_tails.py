@@ -28,11 +28,13 @@ def tail_matches(mentions: Iterable[str], indexed: Collection[str]) -> dict[str,
     for the mentions no indexed path is a tail of (or the tail of: same_file matches those);
     a mention two indexed files share that tail with names neither."""
     wanted = [m for m in dict.fromkeys(mentions) if len(_parts(m)) >= MIN_TAIL]
+    if not wanted:
+        return {}  # most tasks name no path: no pass over the indexed files
     names = {_parts(m)[-1] for m in wanted}
     by_name: dict[str, list[list[str]]] = {}
     for path in indexed:  # one pass: a mention is compared with the files of its name only
-        parts = _parts(path)
-        if parts and parts[-1] in names:
+        if path.rpartition("/")[2] in names:
+            parts = _parts(path)
             by_name.setdefault(parts[-1], []).append(parts)
     found: dict[str, str] = {}
     for mention in wanted:
