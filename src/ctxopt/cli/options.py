@@ -46,3 +46,16 @@ QuietOption = Annotated[
         "--quiet", "-q", help="No progress or summary on stderr (warnings and errors still show)."
     ),
 ]
+
+# The filters of `query` and `pack` (pack's help adds that a change's own chunks go in anyway).
+LANG_HELP = "Only this language, by name or extension (py, .rs); repeatable, any case."
+KIND_HELP = (
+    "Only this chunk kind (function, method, class, interface, type, constant, module, test, "
+    "config, doc); repeatable, any case."
+)
+GLOB_HELP = "Only paths matching (gitignore syntax; `!tests/**`: all but those); repeatable."
+
+
+def repeatable(flag: str, metavar: str, help: str) -> typer.models.OptionInfo:
+    """A flag given once per value (`--lang py --lang rs`), as a list."""
+    return typer.Option(flag, metavar=metavar, help=help)  # type: ignore[no-any-return]

@@ -8,12 +8,24 @@ import typer
 
 from ctxopt.cli.clipboard import copy_to_clipboard, find_clipboard
 from ctxopt.cli.console import Terminal
-from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
+from ctxopt.cli.options import (
+    GLOB_HELP,
+    KIND_HELP,
+    LANG_HELP,
+    DbOption,
+    JsonOption,
+    PathOption,
+    QuietOption,
+    RefOption,
+    repeatable,
+)
 from ctxopt.cli.output_file import output_target, write_output
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import refuse_empty, settings_from_flags
 from ctxopt.cli.task_text import HELP as TASK_HELP
 from ctxopt.cli.task_text import task_text
+
+_CHANGE_ANYWAY = " A change's own chunks go in regardless."
 
 
 def pack(
@@ -91,32 +103,13 @@ def pack(
         ),
     ] = None,
     glob: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--glob",
-            metavar="GLOB",
-            help="Only code of paths matching (gitignore syntax, as query's; `!tests/**`: all "
-            "but those); repeatable. A change's own chunks go in regardless.",
-        ),
+        list[str] | None, repeatable("--glob", "GLOB", GLOB_HELP + _CHANGE_ANYWAY)
     ] = None,
     lang: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--lang",
-            metavar="LANG",
-            help="Only code of this language, by name or extension (py, .rs); repeatable, any "
-            "case. A change's own chunks go in regardless.",
-        ),
+        list[str] | None, repeatable("--lang", "LANG", LANG_HELP + _CHANGE_ANYWAY)
     ] = None,
     kind: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--kind",
-            metavar="KIND",
-            help="Only chunks of this kind (function, method, class, interface, type, "
-            "constant, module, test, config, doc); repeatable, any case. A change's own chunks "
-            "go in regardless.",
-        ),
+        list[str] | None, repeatable("--kind", "KIND", KIND_HELP + _CHANGE_ANYWAY)
     ] = None,
     diff: Annotated[
         bool,

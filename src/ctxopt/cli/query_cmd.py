@@ -7,7 +7,17 @@ from typing import Annotated
 import typer
 
 from ctxopt.cli.console import Terminal
-from ctxopt.cli.options import DbOption, JsonOption, PathOption, QuietOption, RefOption
+from ctxopt.cli.options import (
+    GLOB_HELP,
+    KIND_HELP,
+    LANG_HELP,
+    DbOption,
+    JsonOption,
+    PathOption,
+    QuietOption,
+    RefOption,
+    repeatable,
+)
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import refuse_empty, settings_from_flags
 from ctxopt.cli.task_text import HELP as TASK_HELP
@@ -26,31 +36,9 @@ def query(
         int | None,
         typer.Option("-k", "--top", metavar="N", help="How many results (default 10)."),
     ] = None,
-    lang: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--lang",
-            metavar="LANG",
-            help="Only this language, by name or extension (py, .rs); repeatable, any case.",
-        ),
-    ] = None,
-    kind: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--kind",
-            metavar="KIND",
-            help="Only this chunk kind (function, method, class, interface, type, constant, "
-            "module, test, config, doc); repeatable, any case.",
-        ),
-    ] = None,
-    glob: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--glob",
-            metavar="GLOB",
-            help="Only paths matching (gitignore syntax, as --include); repeatable.",
-        ),
-    ] = None,
+    lang: Annotated[list[str] | None, repeatable("--lang", "LANG", LANG_HELP)] = None,
+    kind: Annotated[list[str] | None, repeatable("--kind", "KIND", KIND_HELP)] = None,
+    glob: Annotated[list[str] | None, repeatable("--glob", "GLOB", GLOB_HELP)] = None,
     no_tests: Annotated[bool, typer.Option("--no-tests", help="Leave tests out.")] = False,
     no_refresh: Annotated[
         bool, typer.Option("--no-refresh", help="Don't re-index changed files first; warn.")
