@@ -85,6 +85,8 @@ def test_too_few_commits_is_one_clear_line(tmp_path: Path) -> None:
     assert len(lines) == 1 and "too few commits to tune on" in lines[0], done.err
     assert "Traceback" not in done.err
     assert not (repo / ".ctxopt" / "tuned.json").exists()
+    # counted before any message is ranked (until 2026-12-02 it ranked every one first)
+    assert "the candidates of each message" not in done.err
 
 
 def test_a_folder_without_history_is_named_as_such(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.index.tuned import TunedWeights, write_tuned
 from ctxopt.retrieve.scoring import merge_weights
 from ctxopt.tune import DEFAULT_COMMITS
-from ctxopt.tune.examples import build_examples
+from ctxopt.tune.examples import build_examples, usable
 from ctxopt.tune.fit import as_vector, as_weights, coordinate_ascent, prepare
 from ctxopt.types import PastCommit
 
@@ -86,6 +86,14 @@ def fit_history(
     UsageError when fewer than MIN_EXAMPLES are usable."""
     say = notify or (lambda _text: None)
     started = time.perf_counter()
+    indexed = set(reader.file_records())
+    teaching = sum(1 for commit in history if usable(commit, indexed) is not None)
+    if teaching < MIN_EXAMPLES:  # counted before any commit's message is ranked
+        raise UsageError(
+            f"too few commits to tune on: {teaching} of the last {len(history)} have a "
+            f"message of four words or more and modify 1 to 10 indexed source files (need "
+            f"{MIN_EXAMPLES}); the default weights stay in force{shallow_note(settings.root)}"
+        )
     say(f"reading {len(history)} commits: the candidates of each message")
     step = max(1, len(history) // 10)
 
@@ -93,13 +101,7 @@ def fit_history(
         if done == total or done % step == 0:
             say(f"  {done}/{total} commits that can teach")
 
-    examples = build_examples(settings, reader, history, progress)
-    if len(examples) < MIN_EXAMPLES:
-        raise UsageError(
-            f"too few commits to tune on: {len(examples)} of the last {len(history)} have a "
-            f"message of four words or more and modify 1 to 10 indexed source files (need "
-            f"{MIN_EXAMPLES}); the default weights stay in force{shallow_note(settings.root)}"
-        )
+    examples = build_examples(settings, reader, history, progress)  # one per teaching commit
     held = max(MIN_HELD_OUT, round(len(examples) * HELD_OUT_SHARE))  # examples: newest first
     train = [prepare(e) for e in examples[held:]]
     embedder = reader.meta().embedder
