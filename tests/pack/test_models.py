@@ -94,6 +94,9 @@ def test_find_model_by_name_alias_and_prefix(models: dict[str, ModelInfo]) -> No
 def test_unknown_and_ambiguous_names(models: dict[str, ModelInfo]) -> None:
     with pytest.raises(UsageError, match=r"unknown model 'gtp-5'.*close names: gpt-5"):
         find_model("gtp-5", models)
+    with pytest.raises(UsageError) as far:  # shares two letters with `opus`: not close
+        find_model("nope", models)
+    assert "close names" not in str(far.value)
     with pytest.raises(UsageError, match=r"ambiguous.*gemini-2\.5-flash.*gemini-2\.5-pro"):
         find_model("gemini-2.5", models)
 

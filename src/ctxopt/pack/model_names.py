@@ -13,7 +13,7 @@ from ctxopt.errors import UsageError
 
 _SEPARATORS = re.compile(r"[\s._:/-]+")
 MAX_SUGGESTIONS = 8
-SUGGEST_CUTOFF = 0.5
+SUGGEST_CUTOFF = 0.6  # 0.5 offered `opus` for "nope" (two letters in common)
 
 
 class Named(Protocol):
