@@ -329,6 +329,7 @@ def test_an_interrupted_run_resumes_to_the_same_report(tmp_path: Path) -> None:
     forgot, _ = rolling(tmp_path, name="killed")  # paid windows are never thrown away unasked
     assert_one_line_error(forgot)
     assert forgot.code == 2 and "--resume" in forgot.err and "--restart" in forgot.err
+    assert "holds 1 stored window of an interrupted run" in forgot.err  # not "finished window(s)"
     assert len(calls(killed_log)) == before
     resumed, _ = rolling(tmp_path, "--resume", name="killed")
     assert resumed.code == 0, resumed.err

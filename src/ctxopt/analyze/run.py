@@ -122,7 +122,7 @@ class _Meter:
         raise LlmCommandError(
             f"the LLM command `{shlex.join(argv)}` gave no usable answer: "
             f"{plural(self.failed_steps, 'step')} of this run failed, each after a retry; "
-            f"its last error: {last.last_error()}. Fix it (or its key) and run again with --resume "
+            f"its last error: {last.last_error()}. Fix the command and run again with --resume "
             f"(run folder {self.folder})"
         )
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ctxopt.errors import UsageError
+from ctxopt.wording import plural
 
 try:
     import fcntl
@@ -117,8 +118,9 @@ def open_run(
     if unfinished and not (resume or restart):
         done = len(list(folder.glob("window-*.json")))
         raise UsageError(
-            f"{folder} holds {done} finished window(s) of an interrupted run of this document; "
-            "continue it with --resume, or start over with --restart"
+            f"{folder} holds {plural(done, 'stored window')} of an interrupted run of this "
+            "document; continue it with --resume (a window whose memory fell back runs again), "
+            "or start over with --restart"
         )
     if resume and stored is not None and stored.get("key") != key:
         raise UsageError(
