@@ -42,6 +42,11 @@ def test_glob_keeps_the_code_of_matching_paths_only(indexed_repo: Path, cli: Cli
     assert files("tests/**") and all(f.startswith("tests/") for f in files("tests/**"))
     kept = files("!inventory/**")
     assert kept and not any(f.startswith("inventory/") for f in kept)
+    none = cli("pack", TASK, "--path", str(indexed_repo), "--glob", "nope/**", "--json")
+    assert none.code == 0, none.err
+    warned = none.json()["warnings"]  # type: ignore[index]
+    assert any(w.startswith("the glob filter matched none of the ") for w in warned), warned
+    assert not any("no highly relevant code" in w for w in warned)  # (until 2026-12-02)
 
 
 def test_lang_and_kind_keep_the_code_they_name_and_a_change_s_own(

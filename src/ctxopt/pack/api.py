@@ -55,6 +55,7 @@ from ctxopt.types import (
     ScoredChunk,
     StopReason,
 )
+from ctxopt.wording import plural
 
 CANDIDATES = 300
 DEFAULT_BUDGET = 8000
@@ -120,6 +121,21 @@ def unused_reserve(settings: Settings, options: PackOptions) -> str | None:
     return f"--reserve has no effect with --budget: the budget is {options.budget:,} tokens"
 
 
+def _filters_given(options: PackOptions) -> str:
+    """The filters a pack was given, in words ("glob and kind filters"); "" for none."""
+    given = [
+        name
+        for name, values in (
+            ("glob", options.globs), ("language", options.languages), ("kind", options.kinds)
+        )
+        if values
+    ]  # fmt: skip
+    if not given:
+        return ""
+    words = " and ".join(given)
+    return f"{words} filter" if len(given) == 1 else f"{words} filters"
+
+
 def check_options(settings: Settings, options: PackOptions) -> None:
     """Raise a UsageError for an empty task, an unknown level or format, or a bad budget."""
     _validate(options)
@@ -168,6 +184,11 @@ def pack_query_result(
         warnings.append(
             "the index is empty (the repository has no files ctxopt reads): "
             "the prompt holds only the task"
+        )
+    elif not query.results and query.candidates and (filters := _filters_given(options)):
+        warnings.append(  # the index holds code for the task: the filters left none of it
+            f"the {filters} matched none of the {plural(query.candidates, 'candidate')}; the "
+            "prompt holds only the task"
         )
     elif confidence < LOW_CONFIDENCE:
         warnings.append(
