@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from clitools import CliRunner, assert_one_line_error
-from helpers import commit_all, init_repo, write_files
+from helpers import commit_all, init_repo, sample_repo, write_files
 
 pytestmark = pytest.mark.slow
 
@@ -127,6 +127,32 @@ def test_an_empty_glob_is_a_usage_error(indexed_repo: Path, cli: CliRunner, comm
     assert_one_line_error(result)
     assert result.code == 2 and "--glob is empty" in result.err
     assert result.out == ""
+
+
+@pytest.mark.parametrize("command", ["query", "pack"])
+def test_a_glob_that_cannot_be_read_is_a_usage_error(
+    indexed_repo: Path, cli: CliRunner, command: str
+) -> None:
+    # until 2026-12-02 `--glob '['` (an unclosed bracket) matched no path, silently
+    result = cli(command, "reserve stock", "--path", str(indexed_repo), "--glob", "[")
+    assert_one_line_error(result)
+    assert result.code == 2 and "the glob '[' is not a valid pattern" in result.err
+    assert result.out == ""
+    escaped = cli(command, "reserve stock", "--path", str(indexed_repo), "--glob", "\\[x")
+    assert escaped.code == 0, escaped.err  # a literal bracket, escaped, is a pattern
+
+
+def test_an_include_that_cannot_be_read_leaves_the_index_as_it_was(
+    indexed_repo: Path, cli: CliRunner, tmp_path: Path
+) -> None:
+    repo = sample_repo(tmp_path)
+    assert cli("index", str(repo), "--quiet").code == 0
+    before = sorted(p.name for p in (repo / ".ctxopt").iterdir())
+    result = cli("index", str(repo), "--include", "src/[a-")
+    assert_one_line_error(result)
+    assert result.code == 2 and "is not a valid pattern" in result.err
+    assert sorted(p.name for p in (repo / ".ctxopt").iterdir()) == before
+    assert cli("query", "reserve stock", "--path", str(repo), "--json").code == 0
 
 
 def test_explain_adds_factors(indexed_repo: Path, cli: CliRunner) -> None:

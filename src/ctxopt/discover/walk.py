@@ -42,6 +42,7 @@ from ctxopt.discover.skip_rules import (
     name_reason,
     vendored_dir,
 )
+from ctxopt.errors import UsageError
 from ctxopt.languages import detect_language, is_special_filename
 from ctxopt.types import Discovery, SkippedFile, SourceFile
 
@@ -273,10 +274,25 @@ def glob_spec(patterns: Sequence[str], *, select: bool = False) -> PathMatcher |
     first pattern that is a negation (`!tests/**`) keeps every other path, as in ripgrep."""
     if not patterns:
         return None
-    lines = [_from_top(p) for p in patterns]
+    lines = [_from_top(p) for p in checked_globs(patterns)]
     if select and lines[0].startswith("!"):
         return _AllBut(GitIgnoreSpec.from_lines([_flipped(line) for line in lines]))
     return GitIgnoreSpec.from_lines(lines)
+
+
+def checked_globs(patterns: Sequence[str]) -> tuple[str, ...]:
+    """The patterns, or a UsageError naming one that matches nothing because it cannot be
+    read (`[`, `src/[a-`: an unclosed bracket), rather than an empty answer."""
+    for pattern in patterns:
+        body = pattern.strip()
+        if body and not body.startswith("#"):
+            (compiled,) = GitIgnoreSpec.from_lines([pattern]).patterns
+            if compiled.regex is None:
+                raise UsageError(
+                    f"the glob {pattern!r} is not a valid pattern (an unclosed '[' ?); "
+                    "escape a literal bracket as '\\['"
+                )
+    return tuple(patterns)
 
 
 def _flipped(pattern: str) -> str:

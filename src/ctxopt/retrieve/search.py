@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ctxopt.chunking import source_lines
 from ctxopt.config.settings import Settings
-from ctxopt.discover.walk import glob_spec
+from ctxopt.discover.walk import checked_globs, glob_spec
 from ctxopt.index.store import IndexReader
 from ctxopt.languages.naming import is_doc_path, is_test_path
 from ctxopt.retrieve.candidates import Candidate, CandidateSource, prefilter_clause
@@ -64,6 +64,7 @@ class QueryOptions:
         # checked when built, before any work: a typo in --lang or --kind is a usage error
         object.__setattr__(self, "languages", checked_languages(self.languages))
         object.__setattr__(self, "kinds", checked_kinds(self.kinds))
+        object.__setattr__(self, "globs", checked_globs(self.globs))
 
 
 Embed = Callable[[str], Sequence[float]]
