@@ -274,25 +274,33 @@ def glob_spec(patterns: Sequence[str], *, select: bool = False) -> PathMatcher |
     first pattern that is a negation (`!tests/**`) keeps every other path, as in ripgrep."""
     if not patterns:
         return None
-    lines = [_from_top(p) for p in checked_globs(patterns)]
+    lines = [_from_top(p) for p in patterns]
     if select and lines[0].startswith("!"):
-        return _AllBut(GitIgnoreSpec.from_lines([_flipped(line) for line in lines]))
-    return GitIgnoreSpec.from_lines(lines)
+        flipped = [_flipped(line) for line in lines]
+        given = dict(zip(flipped, patterns, strict=True))
+        return _AllBut(_readable(GitIgnoreSpec.from_lines(flipped), given))
+    return _readable(GitIgnoreSpec.from_lines(lines), dict(zip(lines, patterns, strict=True)))
 
 
 def checked_globs(patterns: Sequence[str]) -> tuple[str, ...]:
     """The patterns, or a UsageError naming one that matches nothing because it cannot be
     read (`[`, `src/[a-`: an unclosed bracket), rather than an empty answer."""
-    for pattern in patterns:
-        body = pattern.strip()
-        if body and not body.startswith("#"):
-            (compiled,) = GitIgnoreSpec.from_lines([pattern]).patterns
-            if compiled.regex is None:
-                raise UsageError(
-                    f"the glob {pattern!r} is not a valid pattern (an unclosed '[' ?); "
-                    "escape a literal bracket as '\\['"
-                )
+    if patterns:
+        _readable(GitIgnoreSpec.from_lines(list(patterns)), {})
     return tuple(patterns)
+
+
+def _readable(spec: GitIgnoreSpec, given: dict[str, str]) -> GitIgnoreSpec:
+    """spec, or a UsageError for a pattern of it that compiled to nothing and is no comment,
+    named as given (the user's pattern each compiled line came from; itself if absent)."""
+    for compiled in spec.patterns:
+        text = str(getattr(compiled, "pattern", ""))
+        if compiled.regex is None and not text.lstrip().startswith("#"):
+            raise UsageError(
+                f"the glob {given.get(text, text)!r} is not a valid pattern (an unclosed '[' "
+                "?); escape a literal bracket as '\\['"
+            )
+    return spec
 
 
 def _flipped(pattern: str) -> str:
