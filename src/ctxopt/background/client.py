@@ -142,9 +142,19 @@ def _wait(sock: socket.socket, lines: Lines) -> int | None:
         with contextlib.suppress(OSError):
             sock.sendall(INTERRUPT + b"\n")
 
+    def ended(code: int) -> int:
+        """A call interrupted here ends as interrupted, whatever the server made of it: the
+        command may have finished before the interrupt reached it (a reader draining the
+        pipe lets the blocked write through just as Ctrl-C is passed on), and a process
+        running the command itself would have ended with 130 too."""
+        if interrupted_at is None or code == INTERRUPTED_EXIT_CODE:
+            return code
+        sys.stderr.write("ctxopt: error: interrupted\n")
+        return INTERRUPTED_EXIT_CODE
+
     def lost() -> int | None:
         if interrupted_at is not None:
-            return INTERRUPTED_EXIT_CODE
+            return ended(1)
         if not used_streams:
             sys.stderr.write("ctxopt: the background server stopped; running the call here\n")
             return None
@@ -159,7 +169,7 @@ def _wait(sock: socket.socket, lines: Lines) -> int | None:
                 line = lines.next()
             except TimeoutError:
                 if interrupted_at is not None and time.monotonic() - interrupted_at > GRACE_SECONDS:
-                    return INTERRUPTED_EXIT_CODE
+                    return ended(1)
                 continue
             except (KeyboardInterrupt, OSError):
                 return lost()
@@ -168,7 +178,7 @@ def _wait(sock: socket.socket, lines: Lines) -> int | None:
             if line == OUTPUT:
                 used_streams = True
             elif line.startswith(EXIT + b" "):
-                return int(line[len(EXIT) + 1 :])
+                return ended(int(line[len(EXIT) + 1 :]))
     finally:
         signal.signal(signal.SIGINT, previous)
 
