@@ -340,6 +340,32 @@ def test_an_interrupted_run_resumes_to_the_same_report(tmp_path: Path) -> None:
     assert "This is window 1 of" not in "".join(again)
 
 
+def test_a_finished_run_run_again_reads_its_report_back_and_restart_pays_again(
+    tmp_path: Path,
+) -> None:
+    first, log = rolling(tmp_path)
+    assert first.code == 0, first.err
+    paid = len(calls(log))
+    again, _ = rolling(tmp_path)  # the same command: its calls were paid for
+    assert again.code == 0, again.err
+    assert len(calls(log)) == paid
+    assert again.out == first.out
+    windows = len(list((tmp_path / "run").glob("window-*.json")))
+    assert f"the {windows} windows of a finished run read back from the run folder" in again.err
+    assert "--restart" in again.err
+    as_json, _ = rolling(tmp_path, "--json")  # another output of the same run: no call either
+    assert as_json.code == 0, as_json.err
+    assert len(calls(log)) == paid
+    assert json.loads(as_json.out)
+    other, _ = rolling(tmp_path, "--final-llm", "false")  # another synthesis: only that runs
+    assert other.code == 4 and "the final synthesis failed" in other.err
+    assert len(calls(log)) == paid  # `false` logs nothing, and no window ran again
+    restarted, _ = rolling(tmp_path, "--restart")
+    assert restarted.code == 0, restarted.err
+    assert len(calls(log)) == 2 * paid
+    assert restarted.out == first.out
+
+
 def test_resume_runs_again_a_failed_synthesis_and_the_windows_from_one_that_fell_back(
     tmp_path: Path,
 ) -> None:

@@ -33,6 +33,7 @@ from ctxopt.analyze.memory import (
 from ctxopt.analyze.records import FinalResult, MemorySource, Step, WindowResult
 from ctxopt.analyze.runfolder import (
     FINAL_FILE,
+    finished_run,
     open_run,
     read_json,
     run_key,
@@ -164,7 +165,9 @@ def _run_in(
 ) -> RunResult:
     key = run_key_for(text, layout, options)
     header = {"chars": len(text), "windows": len(layout.windows)}
-    stored = open_run(folder, key, resume=options.resume, restart=options.restart, header=header)
+    # The same run again reads a finished run back (its calls were paid for); --restart redoes it.
+    resume = options.resume or (not options.restart and finished_run(folder, key))
+    stored = open_run(folder, key, resume=resume, restart=options.restart, header=header)
     done = _until_a_fallback([WindowResult.from_dict(r) for r in stored[: len(layout.windows)]])
     meter = _Meter(notify, folder, answered=bool(done))
     if done:
@@ -180,7 +183,8 @@ def _run_in(
             meter.emit(EventKind.FALLBACK, window.index, _why(result))
         meter.emit(EventKind.WINDOW_DONE, window.index)
     every_window_read_back = len(done) == len(layout.windows)  # else the synthesis is stale
-    final = _final(text, layout, tuple(results), options, meter, folder, every_window_read_back)
+    reuse = resume and every_window_read_back
+    final = _final(text, layout, tuple(results), options, meter, folder, reuse)
     meter.stop_if_broken()  # a run of fewer than BROKEN_AFTER steps, all of them failed
     return RunResult(folder, tuple(results), final, len(done))
 
@@ -279,7 +283,7 @@ def _final(
     folder: Path,
     reuse: bool,
 ) -> FinalResult:
-    stored = read_json(folder / FINAL_FILE) if options.resume and reuse else None
+    stored = read_json(folder / FINAL_FILE) if reuse else None
     if stored is not None and _reusable(stored, options):
         return FinalResult.from_dict(stored)
     last = layout.windows[-1]

@@ -100,6 +100,17 @@ def run_lock(folder: Path) -> Iterator[None]:
 LOCK_FILE = "run.lock"
 
 
+def finished_run(folder: Path, key: str) -> bool:
+    """Whether folder holds a run of this key that went to the end (its synthesis stored)."""
+    stored = read_json(folder / RUN_FILE)
+    return (
+        stored is not None
+        and stored.get("key") == key
+        and window_file(folder, 1).exists()
+        and (folder / FINAL_FILE).exists()
+    )
+
+
 def open_run(
     folder: Path, key: str, *, resume: bool, restart: bool, header: dict[str, Any]
 ) -> list[Any]:

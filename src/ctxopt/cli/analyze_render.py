@@ -99,7 +99,15 @@ def run_llm(
     def on_event(event: Event) -> None:
         if event.kind is EventKind.RESUMED:
             base[0] = 2 * event.window
-            terminal.info(f"resuming after window {event.window} (read back from the run folder)")
+            if event.window == len(layout.windows):
+                terminal.info(
+                    f"the {plural(event.window, 'window')} of a finished run read back from the "
+                    "run folder (--restart runs them again)"
+                )
+            else:
+                terminal.info(
+                    f"resuming after window {event.window} (read back from the run folder)"
+                )
         elif event.kind is EventKind.FALLBACK:
             bar.warn(
                 f"window {event.window} failed after a retry ({event.detail}); its memory falls "
