@@ -99,7 +99,9 @@ def test_a_pack_never_exceeds_its_budget(
             assert 1 <= choice.start_line <= choice.end_line <= len(lines)
             assert chunk.start_line <= choice.start_line <= choice.end_line <= chunk.end_line
             if choice.fidelity != Fidelity.PATH:
-                shown = re.findall(r"(\d+)-(\d+)", prompt)
+                ranges = re.findall(r"(\d+)-(\d+)", prompt)
+                single = re.findall(r"\bline (\d+)\b", prompt)  # a one-line entry: "line 90"
+                shown = [*ranges, *((n, n) for n in single)]
                 assert any(
                     int(a) <= choice.start_line <= choice.end_line <= int(b) for a, b in shown
                 ), (choice.start_line, choice.end_line)
