@@ -63,10 +63,7 @@ def fit_prompt(
         dropped = [d for d in dropped if d.hit.chunk.id not in taken]
         prompt, data, used = rendered()
     while used > budget and chosen:
-        weakest = min(
-            [c for c in chosen if c.why.by_score] or chosen,
-            key=lambda c: (c.hit.score, -c.hit.chunk.start_line),
-        )
+        weakest = _weakest(chosen)
         chosen.remove(weakest)
         dropped.append(Dropped(weakest.hit, DropReason.FITTING))
         prompt, data, used = rendered()
@@ -77,6 +74,22 @@ def fit_prompt(
         if count_tokens(text) <= budget:
             prompt, data = text, with_overview
     return prompt, data, Selection(tuple(chosen), tuple(dropped), selection.spent)
+
+
+def _weakest(chosen: Sequence[Choice]) -> Choice:
+    """The entry a prompt over its budget drops first: a top-up before the selection's own
+    picks, then one picked for its score; of those the lowest-scored, but a file's last entry
+    only when every candidate is one (a few tokens over must not take a file out of the pack)."""
+    pool = (
+        [c for c in chosen if c.why is PickReason.TOP_UP]
+        or [c for c in chosen if c.why.by_score]
+        or list(chosen)
+    )
+    entries = Counter(c.hit.chunk.path for c in chosen)
+    return min(
+        pool,
+        key=lambda c: (entries[c.hit.chunk.path] == 1, c.hit.score, -c.hit.chunk.start_line),
+    )
 
 
 def top_up(
