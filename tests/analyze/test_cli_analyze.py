@@ -229,6 +229,45 @@ def test_max_calls_stops_before_the_first_call(tmp_path: Path) -> None:
     assert calls(log) == []
 
 
+def test_max_calls_counts_only_the_calls_a_run_still_makes(tmp_path: Path) -> None:
+    """Windows and a synthesis read back from the run folder cost no call, so --max-calls does
+    not count them (until 2026-12-02 it counted the whole plan: a finished run refused to be
+    read back under --max-calls 2)."""
+    first, log = rolling(tmp_path)
+    assert first.code == 0, first.err
+    paid = len(calls(log))
+    windows = len(list((tmp_path / "run").glob("window-*.json")))
+    assert paid == 2 * windows  # an analysis and a compaction a window, but the last; a synthesis
+    again, _ = rolling(tmp_path, "--max-calls", "0")
+    assert again.code == 0, again.err
+    assert again.out == first.out and len(calls(log)) == paid
+    # another synthesis command (the fake ignores its argument): only the synthesis runs again
+    other = rolling(tmp_path, "--final-llm", f"{FAKE} again", "--max-calls", "0")[0]
+    assert_one_line_error(other)
+    assert other.code == 3 and "needs 1 more LLM call" in other.err
+    assert f"{windows} of {windows} windows read back" in other.err
+    assert len(calls(log)) == paid
+    one = rolling(tmp_path, "--final-llm", f"{FAKE} again", "--max-calls", "1")[0]
+    assert one.code == 0, one.err
+    assert len(calls(log)) == paid + 1
+    restart = rolling(tmp_path, "--restart", "--max-calls", str(paid - 1))[0]
+    assert_one_line_error(restart)
+    assert restart.code == 3 and f"needs {paid} LLM calls" in restart.err
+    assert len(list((tmp_path / "run").glob("window-*.json"))) == windows  # nothing cleared
+    assert (tmp_path / "run" / "final.json").exists()
+    killed, killed_log = rolling(tmp_path, mode="kill-at=4", name="killed")
+    assert killed.code == -9
+    left = paid - 2  # window 1's analysis and compaction are stored
+    refused = rolling(tmp_path, "--resume", "--max-calls", str(left - 1), name="killed")[0]
+    assert_one_line_error(refused)
+    assert refused.code == 3 and f"needs {left} more LLM calls" in refused.err
+    assert f"1 of {windows} windows read back" in refused.err
+    before = len(calls(killed_log))
+    resumed = rolling(tmp_path, "--resume", "--max-calls", str(left), name="killed")[0]
+    assert resumed.code == 0, resumed.err
+    assert resumed.out == first.out and len(calls(killed_log)) - before == left
+
+
 def test_emit_prompts_writes_json_lines_and_calls_nothing(tmp_path: Path) -> None:
     doc = contract(tmp_path / "c.md")
     result = analyze(str(doc), "--window-tokens", "400", "--emit-prompts")

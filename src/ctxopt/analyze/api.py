@@ -12,10 +12,9 @@ from ctxopt.analyze.cost import Spend, planned_spend
 from ctxopt.analyze.layout import Layout, lay_out
 from ctxopt.analyze.plan import MIN_WINDOW_TOKENS, Limits
 from ctxopt.analyze.read import Document, read_document
-from ctxopt.errors import BudgetError, UsageError
+from ctxopt.errors import UsageError
 from ctxopt.pack.models import DEFAULT_RESERVE, budget_for_model, find_model, load_models
 from ctxopt.types import ModelInfo
-from ctxopt.wording import plural
 
 if TYPE_CHECKING:
     from ctxopt.analyze.digest import Digest
@@ -85,16 +84,6 @@ def prepare(options: PlanOptions, stdin: BinaryIO | None = None) -> Prepared:
     names = [part.name for part in document.parts]
     title = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more"
     return Prepared(document, title, limits, layout, spend, model, final)
-
-
-def check_calls(prepared: Prepared, max_calls: int | None) -> None:
-    """Stop before the first call when the run would need more than --max-calls."""
-    if max_calls is not None and prepared.spend.calls > max_calls:
-        raise BudgetError(
-            f"the run needs {plural(prepared.spend.calls, 'LLM call')} "
-            f"({plural(len(prepared.layout.windows), 'window')}), over --max-calls {max_calls}; "
-            "raise --max-calls or use a larger --window-tokens / --model"
-        )
 
 
 def window_prompts(prepared: Prepared) -> list[dict[str, Any]]:

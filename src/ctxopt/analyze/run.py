@@ -41,7 +41,7 @@ from ctxopt.analyze.runfolder import (
     window_file,
     write_atomic,
 )
-from ctxopt.errors import LlmCommandError
+from ctxopt.errors import BudgetError, LlmCommandError
 from ctxopt.wording import plural
 
 
@@ -74,6 +74,7 @@ class RunOptions:
     restart: bool = False  # replace an interrupted run's windows instead of refusing
     cache_dir: Path | None = None  # holds the default run folders (Settings.model_cache)
     final_tokens: int | None = None  # the synthesis prompt's limit (None: no limit)
+    max_calls: int | None = None  # refuse, before the first call, a run that needs more
 
 
 @dataclass(frozen=True)
@@ -167,8 +168,14 @@ def _run_in(
     header = {"chars": len(text), "windows": len(layout.windows)}
     # The same run again reads a finished run back (its calls were paid for); --restart redoes it.
     resume = options.resume or (not options.restart and finished_run(folder, key))
+    count = len(layout.windows)
+    if not resume:  # checked before open_run clears the folder
+        _check_calls(count, 0, final=True, limit=options.max_calls)
     stored = open_run(folder, key, resume=resume, restart=options.restart, header=header)
-    done = _until_a_fallback([WindowResult.from_dict(r) for r in stored[: len(layout.windows)]])
+    done = _until_a_fallback([WindowResult.from_dict(r) for r in stored[:count]])
+    if resume:
+        synthesis = not (len(done) == count and _stored_final(folder, options) is not None)
+        _check_calls(count, len(done), final=synthesis, limit=options.max_calls)
     meter = _Meter(notify, folder, answered=bool(done))
     if done:
         meter.emit(EventKind.RESUMED, len(done))
@@ -187,6 +194,30 @@ def _run_in(
     final = _final(text, layout, tuple(results), options, meter, folder, reuse)
     meter.stop_if_broken()  # a run of fewer than BROKEN_AFTER steps, all of them failed
     return RunResult(folder, tuple(results), final, len(done))
+
+
+def calls_left(count: int, done: int, *, final: bool) -> int:
+    """The calls a run of count windows still makes with done of them stored: an analysis per
+    window, a compaction for each but the last, and the synthesis when final."""
+    left = count - done
+    return left + max(left - 1, 0) + int(final)
+
+
+def _check_calls(count: int, done: int, *, final: bool, limit: int | None) -> None:
+    """Stop before the first call when the run needs more than --max-calls."""
+    needed = calls_left(count, done, final=final)
+    if limit is None or needed <= limit:
+        return
+    if done:
+        raise BudgetError(
+            f"the run needs {plural(needed, 'more LLM call')} ({done} of "
+            f"{plural(count, 'window')} read back from the run folder), over --max-calls "
+            f"{limit}; raise --max-calls"
+        )
+    raise BudgetError(
+        f"the run needs {plural(needed, 'LLM call')} ({plural(count, 'window')}), over "
+        f"--max-calls {limit}; raise --max-calls or use a larger --window-tokens / --model"
+    )
 
 
 def _until_a_fallback(done: list[WindowResult]) -> list[WindowResult]:
@@ -283,8 +314,8 @@ def _final(
     folder: Path,
     reuse: bool,
 ) -> FinalResult:
-    stored = read_json(folder / FINAL_FILE) if reuse else None
-    if stored is not None and _reusable(stored, options):
+    stored = _stored_final(folder, options) if reuse else None
+    if stored is not None:
         return FinalResult.from_dict(stored)
     last = layout.windows[-1]
     memories, graph = final_inputs(results)
@@ -309,9 +340,12 @@ def _final(
     return final
 
 
-def _reusable(stored: dict[str, Any], options: RunOptions) -> bool:
-    """A stored synthesis a resumed run keeps: it succeeded, with the same command."""
-    return not stored.get("failed") and stored.get("final_llm") == options.final_llm
+def _stored_final(folder: Path, options: RunOptions) -> dict[str, Any] | None:
+    """The stored synthesis a resumed run keeps: one that succeeded, with the same command."""
+    stored = read_json(folder / FINAL_FILE)
+    if stored is None or stored.get("failed") or stored.get("final_llm") != options.final_llm:
+        return None
+    return dict(stored)
 
 
 def fitted_final_prompt(

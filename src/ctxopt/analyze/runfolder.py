@@ -100,15 +100,15 @@ def run_lock(folder: Path) -> Iterator[None]:
 LOCK_FILE = "run.lock"
 
 
+def _holds_windows_of(folder: Path, key: str) -> bool:
+    """Whether folder holds at least one stored window of a run of this key."""
+    stored = read_json(folder / RUN_FILE)
+    return stored is not None and stored.get("key") == key and window_file(folder, 1).exists()
+
+
 def finished_run(folder: Path, key: str) -> bool:
     """Whether folder holds a run of this key that went to the end (its synthesis stored)."""
-    stored = read_json(folder / RUN_FILE)
-    return (
-        stored is not None
-        and stored.get("key") == key
-        and window_file(folder, 1).exists()
-        and (folder / FINAL_FILE).exists()
-    )
+    return _holds_windows_of(folder, key) and (folder / FINAL_FILE).exists()
 
 
 def open_run(
@@ -120,12 +120,7 @@ def open_run(
     --resume or --restart it stops with a message naming both.  The folder exists and is
     held (run_lock)."""
     stored = read_json(folder / RUN_FILE)
-    unfinished = (
-        stored is not None
-        and stored.get("key") == key
-        and window_file(folder, 1).exists()
-        and not (folder / FINAL_FILE).exists()
-    )
+    unfinished = _holds_windows_of(folder, key) and not (folder / FINAL_FILE).exists()
     if unfinished and not (resume or restart):
         done = len(list(folder.glob("window-*.json")))
         raise UsageError(

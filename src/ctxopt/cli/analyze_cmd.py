@@ -127,7 +127,7 @@ def analyze_doc(
 ) -> None:
     """Analyse a document of any size: with --llm through a rolling window with memory,
     without it as an offline digest within --budget tokens."""
-    from ctxopt.analyze.api import PlanOptions, check_calls, prepare, window_prompts
+    from ctxopt.analyze.api import PlanOptions, prepare, window_prompts
     from ctxopt.analyze.report import plan_dict, plan_text
     from ctxopt.cli.output_file import check_output_target, output_target
 
@@ -187,7 +187,6 @@ def analyze_doc(
             output=target,
         )
         return
-    check_calls(prepared, max_calls)
     from ctxopt.cli.analyze_render import run_llm
 
     partial = run_llm(
@@ -202,6 +201,7 @@ def analyze_doc(
         cache_dir=_model_cache(),
         resume=resume,
         restart=restart,
+        max_calls=max_calls,
         as_json=as_json,
         output=target,
     )

@@ -72,6 +72,7 @@ def run_llm(
     cache_dir: Path,
     resume: bool,
     restart: bool,
+    max_calls: int | None,
     as_json: bool,
     output: Path | None,
 ) -> bool:
@@ -90,6 +91,7 @@ def run_llm(
         restart=restart,
         cache_dir=cache_dir,
         final_tokens=prepared.final_tokens,
+        max_calls=max_calls,
     )
     text, layout = prepared.document.text, prepared.layout
     bar = RunBar(terminal, prepared.spend.calls, f"{len(layout.windows)} window(s)")
