@@ -67,3 +67,22 @@ def test_a_files_last_entry_goes_when_every_candidate_is_one() -> None:
         _entry("b.py", "other", 0.3, 1, PickReason.SCORE),
     ]
     assert _fitted(chosen, 5) == ["best"]
+
+
+def test_a_files_declaration_line_goes_before_its_only_code() -> None:
+    """A file shown as one chunk's code and another's signature keeps the code (until
+    2026-12-02 the weaker code went, as the file had two entries, leaving a declaration line)."""
+    chosen = [
+        _entry("a.py", "best", 0.9, 1, PickReason.LEAD),
+        _entry("b.py", "code", 0.3, 1, PickReason.SCORE),
+        _signature("b.py", "declared", 0.5, 20),
+    ]
+    assert _fitted(chosen, 3) == ["best", "code"]
+
+
+def _signature(path: str, name: str, score: float, first: int) -> Choice:
+    chunk = _chunk(path, name, first)
+    return Choice(
+        ScoredChunk(chunk, score, {}, (), {}), Fidelity.SIGNATURE, chunk.signature,
+        tokens.count(chunk.signature), PickReason.SCORE,
+    )  # fmt: skip

@@ -35,7 +35,9 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def shown_ranges(prompt: str) -> list[tuple[int, int]]:
-    return [(int(a), int(b)) for a, b in re.findall(r"(\d+)-(\d+)", prompt)]
+    """The line ranges the prompt cites: "12-20", and a one-line entry's "line 1"."""
+    spans = [(int(a), int(b)) for a, b in re.findall(r"(\d+)-(\d+)", prompt)]
+    return spans + [(int(a), int(a)) for a in re.findall(r"\bline (\d+)\b", prompt)]
 
 
 @settings(  # deadline off: a pack's time depends on the machine's load

@@ -1,7 +1,7 @@
 from dataclasses import replace
 
 from ctxopt.pack.duplicates import near_duplicates
-from ctxopt.pack.select import FILE_HEADER, NAMED_FLOOR, SelectOptions, select
+from ctxopt.pack.select import FILE_HEADER, NAMED_FLOOR, Selection, SelectOptions, select
 from ctxopt.types import (
     Chunk,
     ChunkKind,
@@ -277,10 +277,15 @@ def test_a_displaced_chunk_is_dropped_for_the_cap_and_a_swap_that_cannot_fit_is_
     assert {c.hit.chunk.name: c.fidelity for c in tight.chosen} == {
         "s0": Fidelity.FULL,
         "s1": Fidelity.FULL,
-    }  # the big one cannot replace a full entry in full, and is not squeezed to a signature;
-    # the room left after the cap does not go to s2 while the better big one waits
-    assert tight.spent == sum(c.tokens for c in tight.chosen)
-    assert sorted(d.hit.chunk.name for d in tight.dropped) == ["big", "s2"]
+        "s2": Fidelity.FULL,
+        "big": Fidelity.SIGNATURE,
+    }  # the big one cannot replace a full entry in full; it is not left out while weaker chunks
+    # of its file are packed (issue 18; until 2026-12-02 it was), so it goes in as its signature
+    # in s1's place, and the room left after the cap then lets s1 and s2 in again
+    big_entry = next(c for c in tight.chosen if c.hit.chunk.name == "big")
+    assert big_entry.stepped is StepReason.NO_ROOM
+    assert tight.spent == sum(c.tokens for c in tight.chosen) <= 300
+    assert tight.dropped == ()
 
 
 def test_without_path_entries_no_entry_spends_tokens_without_showing_code() -> None:
@@ -315,15 +320,19 @@ def test_a_capped_file_gives_up_as_many_weaker_entries_as_its_better_chunk_needs
     assert sorted(c.hit.chunk.name for c in kept.chosen) == ["s0", "s1", "s2"]
 
 
-def test_no_weaker_entry_makes_way_for_a_chunk_that_still_would_not_fit() -> None:
+def test_a_better_chunk_too_big_for_what_weaker_ones_free_goes_in_as_its_signature() -> None:
     small = [hit("a.py", f"s{i}", 0.58 - 0.01 * i, 20) for i in range(3)]
     better = hit("a.py", "better", 0.6, 500)  # more than all three free, and no excerpt
-    options = SelectOptions(budget=FILE_HEADER + 3 * 20 + 30, max_chunks_per_file=3, displace=True)
+    budget = FILE_HEADER + 3 * 20 + 30
+    options = SelectOptions(budget=budget, max_chunks_per_file=3, displace=True)
     selection = select([better, *small], options, fake_render)
-    assert sorted(c.hit.chunk.name for c in selection.chosen) == ["s0", "s1", "s2"]
-    assert {d.hit.chunk.name: d.reason for d in selection.dropped} == {
-        "better": DropReason.PER_FILE_CAP
-    }
+    shown = {c.hit.chunk.name: c.fidelity for c in selection.chosen}
+    assert shown == {"better": Fidelity.SIGNATURE, **{f"s{i}": Fidelity.FULL for i in range(3)}}
+    assert selection.dropped == ()  # until 2026-12-02 better was left out by the cap
+    assert selection.spent == sum(c.tokens for c in selection.chosen) <= budget
+    strict = select([better, *small], replace(options, strict_cap=True), fake_render)
+    assert sorted(c.hit.chunk.name for c in strict.chosen) == ["better", "s0", "s1"]
+    assert {d.hit.chunk.name: d.reason for d in strict.dropped} == {"s2": DropReason.DISPLACED}
 
 
 def _file_of_one_liners(
@@ -354,8 +363,12 @@ def test_a_chunk_turned_away_for_room_takes_the_place_of_weaker_entries_of_its_f
 
 def test_weaker_entries_stay_when_what_they_free_cannot_hold_the_better_chunk_whole() -> None:
     names, reasons = _file_of_one_liners(400)  # 30 tokens more than the whole file frees
+    # the better chunk goes in as its signature in place of the weakest (until 2026-12-02 it
+    # was left out while all eight were packed)
+    assert names == ["big", *(f"s{i}" for i in range(7))]
+    assert reasons == {"s7": DropReason.DISPLACED}
+    names, reasons = _file_of_one_liners(400, displace=False)
     assert names == [f"s{i}" for i in range(8)]
-    assert set(reasons) == {"big"}
     assert reasons["big"] in (DropReason.BUDGET_FULL, DropReason.NO_ROOM)
 
 
@@ -448,3 +461,43 @@ def test_in_a_signatures_only_pack_the_best_hits_go_first() -> None:
     assert [c.hit.chunk.name for c in chosen.chosen][:1] == ["add_column"]
     assert chosen.chosen[0].fidelity == Fidelity.SIGNATURE
     assert chosen.chosen[0].why is PickReason.LEAD
+
+
+def _left_out_beside_weaker(better_elsewhere: int) -> Selection:
+    """a.py: a dear chunk (the best but for better_elsewhere hits of their own files) and a
+    cheap weak one the per-token order lets in before it; b.py: two cheap entries between them
+    in score.  The budget is spent when the dear chunk's turn comes, and the weak one frees too
+    little to hold it whole."""
+    best = [hit(f"c{i}.py", f"c{i}", 0.9 - 0.001 * i, 10) for i in range(better_elsewhere)]
+    big = hit("a.py", "big", 0.6, 4000)
+    weak = hit("a.py", "weak", 0.3, 30)
+    others = [hit("b.py", "b1", 0.35, 40), hit("b.py", "b2", 0.32, 40)]
+    budget = sum(FILE_HEADER + 10 for _ in best) + 2 * FILE_HEADER + 30 + 80 + 5
+    options = SelectOptions(budget=budget, max_chunks_per_file=8, displace=True)
+    selection = select([*best, big, weak, *others], options, fake_render)
+    assert selection.spent == sum(c.tokens for c in selection.chosen) <= budget
+    return selection
+
+
+def test_a_top_ranked_chunk_is_not_left_out_while_a_weaker_one_of_its_file_is_packed() -> None:
+    """Issue 18's rule: it goes in as its declaration line in place of another file's weakest
+    entry that is not that file's last code; its own file's only code stays (until 2026-12-02
+    it was left out as 'the budget is full' while `weak` was packed)."""
+    selection = _left_out_beside_weaker(0)
+    shown = {c.hit.chunk.name: c for c in selection.chosen}
+    assert set(shown) == {"big", "weak", "b1"}
+    assert shown["big"].fidelity is Fidelity.SIGNATURE
+    assert shown["big"].stepped is StepReason.NO_ROOM
+    made_room = {d.hit.chunk.name: d for d in selection.dropped}
+    assert set(made_room) == {"b2"} and made_room["b2"].reason is DropReason.MADE_ROOM
+    assert made_room["b2"].text == "made room for a higher-scored chunk of another file"
+
+
+def test_the_rule_holds_for_the_top_twenty_ranks_only() -> None:
+    kept = _left_out_beside_weaker(19)  # big is 20th
+    assert {c.hit.chunk.name: c.fidelity for c in kept.chosen}["big"] is Fidelity.SIGNATURE
+    beyond = _left_out_beside_weaker(20)  # big is 21st: a weaker entry of a.py stays in its way
+    names = {c.hit.chunk.name for c in beyond.chosen}
+    assert "big" not in names and {"weak", "b1", "b2"} <= names
+    reasons = {d.hit.chunk.name: d.reason for d in beyond.dropped}
+    assert reasons["big"] in (DropReason.BUDGET_FULL, DropReason.NO_ROOM)

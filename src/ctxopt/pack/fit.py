@@ -10,7 +10,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.pack.overview import structure_overview
 from ctxopt.pack.prompt_tokens import count as count_tokens
 from ctxopt.pack.render import FileGroup, GapCheck, RenderInput, group_by_file, render
-from ctxopt.pack.select import FILE_HEADER, Render, Selection
+from ctxopt.pack.select import FILE_HEADER, SHOWS_CODE, Render, Selection
 from ctxopt.types import Choice, Dropped, DropReason, Fidelity, PickReason
 
 
@@ -79,17 +79,22 @@ def fit_prompt(
 def _weakest(chosen: Sequence[Choice]) -> Choice:
     """The entry a prompt over its budget drops first: a top-up before the selection's own
     picks, then one picked for its score; of those the lowest-scored, but a file's last entry
-    only when every candidate is one (a few tokens over must not take a file out of the pack)."""
+    showing code only when every candidate is one, and its last entry of all after that (a few
+    tokens over must not take a file out of the pack, nor leave it a declaration line alone)."""
     pool = (
         [c for c in chosen if c.why is PickReason.TOP_UP]
         or [c for c in chosen if c.why.by_score]
         or list(chosen)
     )
     entries = Counter(c.hit.chunk.path for c in chosen)
-    return min(
-        pool,
-        key=lambda c: (entries[c.hit.chunk.path] == 1, c.hit.score, -c.hit.chunk.start_line),
-    )
+    code = Counter(c.hit.chunk.path for c in chosen if c.fidelity in SHOWS_CODE)
+
+    def key(c: Choice) -> tuple[bool, bool, float, int]:
+        path = c.hit.chunk.path
+        last_code = c.fidelity in SHOWS_CODE and code[path] == 1
+        return last_code, entries[path] == 1, c.hit.score, -c.hit.chunk.start_line
+
+    return min(pool, key=key)
 
 
 def top_up(

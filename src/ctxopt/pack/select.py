@@ -68,6 +68,7 @@ EXCERPT_SAVING = 1.5  # an excerpt only stands in for a chunk this many times it
 # budget turned it away):
 # those picked for their score alone (not what the task names, a whole file or a type).
 DISPLACEABLE = (PickReason.SCORE, PickReason.LEAD, PickReason.COMPANION_TEST)
+SHOWS_CODE = (Fidelity.FULL, Fidelity.EXCERPT)  # a signature or stub is a declaration line
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,7 @@ class _Budget:
         *,
         highest: Fidelity = Fidelity.FULL,
         note: bool = True,
+        stepped: StepReason | None = None,  # why it is below full, when the caller knows better
     ) -> bool:
         start = max(
             FIDELITY_ORDER.index(self.options.start_fidelity), FIDELITY_ORDER.index(highest)
@@ -218,8 +220,10 @@ class _Budget:
                 )
             cost += header  # the first chunk of a file also pays for its header
             if self.spent + cost <= self.options.budget:
-                stepped = self._step_reason(fidelity, start, highest)
-                self.chosen.append(Choice(hit, fidelity, content, cost, why, lines, stepped))
+                reason = self._step_reason(fidelity, start, highest)
+                if reason is not None and stepped is not None:
+                    reason = stepped
+                self.chosen.append(Choice(hit, fidelity, content, cost, why, lines, reason))
                 self.spent += cost
                 if why.counts_toward_cap:
                     self.per_file[hit.chunk.path] += 1
@@ -260,6 +264,46 @@ class _Budget:
                 self.dropped.extend(Dropped(c.hit, DropReason.DISPLACED) for c in taken)
                 return True
             self._restore(saved)
+        return False
+
+    def declare(self, hit: ScoredChunk, *, capped: bool) -> bool:
+        """Let in a hit left out as its declaration line (its signature, or its stub) in place of
+        as few weaker entries picked for their score as it takes, weakest first (its own file's
+        first when capped), never a file's last entry showing code.  Those taken out are dropped
+        as displaced (its file's) or as having made room (another file's).  False, and nothing
+        changed, when it does not fit even so."""
+        path = hit.chunk.path
+        code_entries = Counter(c.hit.chunk.path for c in self.chosen if c.fidelity in SHOWS_CODE)
+        weaker = sorted(
+            (c for c in self.chosen if c.why in DISPLACEABLE and c.hit.score < hit.score),
+            key=lambda c: (capped and c.hit.chunk.path != path, c.hit.score),
+        )
+        saved = self._snapshot()
+        taken: list[Choice] = []
+        for entry in weaker:
+            other = entry.hit.chunk.path != path
+            if entry.fidelity in SHOWS_CODE and code_entries[entry.hit.chunk.path] <= 1:
+                continue  # a file's last entry showing code stays (its own file's too)
+            if capped and not taken and other:
+                break  # the cap holds: the first to go is its own file's
+            self._remove(next(c for c in self.chosen if c.hit.chunk.id == entry.hit.chunk.id))
+            taken.append(entry)
+            if entry.fidelity in SHOWS_CODE:
+                code_entries[entry.hit.chunk.path] -= 1
+            if self.spent + MIN_ENTRY > self.options.budget or self.capped(hit):
+                continue
+            declared = self.try_add(
+                hit, PickReason.SCORE, Fidelity.STUB, highest=Fidelity.SIGNATURE, note=False,
+                stepped=StepReason.NO_ROOM,
+            )  # fmt: skip
+            if declared:
+                for c in taken:
+                    mine = c.hit.chunk.path == path
+                    self.dropped.append(
+                        Dropped(c.hit, DropReason.DISPLACED if mine else DropReason.MADE_ROOM)
+                    )
+                return True
+        self._restore(saved)
         return False
 
     def show_whole(self, entry: Choice) -> bool:
@@ -377,6 +421,7 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
             state.try_add(best, PickReason.SCORE)
     if options.displace:
         _keep_file_order(state)
+        _keep_better_hits(state)
     if not options.strict_cap:
         _fill_leftover(state, position)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
@@ -518,14 +563,46 @@ def _keep_file_order(state: _Budget) -> None:
 
 
 TURNED_AWAY_FOR_ROOM = (DropReason.BUDGET_FULL, DropReason.NO_ROOM)
+LEFT_OUT = (*TURNED_AWAY_FOR_ROOM, DropReason.PER_FILE_CAP)
+TOP_RANKED = 20  # the ranks issue 18's rule holds for (scripts/bench_selection_rule.py counts it)
+
+
+def _keep_better_hits(state: _Budget) -> None:
+    """Issue 18's rule: none of the ranking's TOP_RANKED best chunks stays out (for room or by
+    its file's cap) while a weaker entry of its file picked for its score is packed.  Each such
+    chunk, best first, goes in as its declaration line in place of as few weaker entries as that
+    takes (_Budget.declare): it tells where code the ranking put above the packed code is, for a
+    few tokens.  Whole or as an excerpt in place of other files' entries it cost lines at 4k and
+    recall on both splits (README)."""
+    scores = sorted(
+        [c.hit.score for c in state.chosen] + [d.hit.score for d in state.dropped], reverse=True
+    )
+    floor = scores[TOP_RANKED - 1] if len(scores) >= TOP_RANKED else 0.0
+    for drop in sorted(
+        (d for d in state.dropped if d.reason in LEFT_OUT), key=lambda d: -d.hit.score
+    ):
+        if drop.hit.score < floor or not _weaker_of_its_file(state, drop.hit):
+            continue
+        if state.declare(drop.hit, capped=drop.reason is DropReason.PER_FILE_CAP):
+            state.dropped.remove(drop)
+
+
+def _weaker_of_its_file(state: _Budget, hit: ScoredChunk) -> list[Choice]:
+    return [
+        c
+        for c in state.chosen
+        if c.hit.chunk.path == hit.chunk.path and c.why in DISPLACEABLE and c.hit.score < hit.score
+    ]
 
 
 def _fill_leftover(state: _Budget, position: dict[str, int]) -> None:
     """Room left after every file had its share: more chunks of capped files (those held
-    back by the cap, or that made way for a better chunk of theirs), best first and in full
+    back by the cap, or that made way or room for a better chunk), best first and in full
     only, while no better chunk of their file waits for room: a file's chunk turned away for
     room, or too big for what is left, keeps its file's weaker chunks out."""
-    capped = [d.hit for d in state.dropped if d.reason in HELD_BACK_BY_THE_CAP]
+    capped = [
+        d.hit for d in state.dropped if d.reason in (*HELD_BACK_BY_THE_CAP, DropReason.MADE_ROOM)
+    ]
     capped.sort(key=lambda h: (-h.score, position[h.chunk.id]))
     waiting: dict[str, float] = {}  # the best score of each file's chunks left waiting
     for drop in state.dropped:

@@ -93,6 +93,7 @@ class DropReason(str, Enum):
     BUDGET_FULL = "budget_full"  # turned away for want of room
     PER_FILE_CAP = "per_file_cap"  # its file already has the most chunks allowed
     DISPLACED = "displaced"  # it made way for a higher-scored chunk of its file
+    MADE_ROOM = "made_room"  # it made room for a higher-scored chunk of another file
     FITTING = "fitting"  # removed to keep the rendered prompt within the budget
     LOW_CONFIDENCE = "low_confidence"  # the task matched too little: only what it names goes in
 
@@ -155,6 +156,7 @@ _DROP_TEXT = {
     DropReason.BUDGET_FULL: "the budget is full",
     DropReason.PER_FILE_CAP: "already {limit} chunks from its file",
     DropReason.DISPLACED: "made way for a higher-scored chunk of its file",
+    DropReason.MADE_ROOM: "made room for a higher-scored chunk of another file",
     DropReason.FITTING: "dropped to keep the rendered prompt within the budget",
     DropReason.LOW_CONFIDENCE: "the task matched too little code; only what it names is packed",
 }
