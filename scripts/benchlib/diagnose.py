@@ -44,6 +44,7 @@ class LineFate:
 REASON_KEYS = {
     "per_file_cap": "per-file cap",
     "displaced": "per-file cap",  # made way for a higher-scored chunk of its file
+    "made_room": "budget",  # made room for a higher-scored chunk of another file
     "near_duplicate": "near-duplicate",
     "fitting": "fitting the prompt",
     "budget_full": "budget",
