@@ -12,6 +12,7 @@ import pytest
 
 from clitools import CliRunner, Run, assert_one_line_error
 from ctxopt import tokens
+from ctxopt.types import DropReason
 from helpers import commit_all, git, init_repo, sample_repo, write_files
 
 pytestmark = pytest.mark.slow
@@ -264,6 +265,26 @@ def test_explain_goes_to_stderr(indexed_repo: Path, cli: CliRunner) -> None:
     assert result.code == 0
     assert "+ inventory/storage.py" in result.err
     assert "+ inventory/storage.py" not in result.out
+
+
+def test_json_with_explain_lists_what_was_left_out_as_explain_does(
+    indexed_repo: Path, cli: CliRunner
+) -> None:
+    """Until 2026-12-02 `--json --explain` gave the left-out candidates on stderr only."""
+    args = ("pack", TASK, "--path", str(indexed_repo), "--budget", "700")
+    plain = cli(*args, "--json")
+    assert plain.code == 0, plain.err
+    assert "left_out" not in plain.json()
+    result = cli(*args, "--json", "--explain")
+    assert result.code == 0, result.err
+    data = result.json()
+    listed = [line for line in result.err.splitlines() if line.startswith("- ")]
+    assert data["left_out"] and len(data["left_out"]) == len(listed)
+    for entry, line in zip(data["left_out"], listed, strict=True):
+        assert line.startswith(f"- {entry['file']}:") and line.endswith(f": {entry['why']}")
+    codes = {entry["why_code"] for entry in data["left_out"]}
+    assert codes <= {reason.value for reason in DropReason}
+    assert isinstance(data["left_out_unlisted"], int)
 
 
 def test_diff_packs_the_change(indexed_repo: Path, cli: CliRunner) -> None:

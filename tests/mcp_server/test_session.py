@@ -48,6 +48,9 @@ def test_each_tool_answers(indexed_repo: Path, tmp_path: Path) -> None:
                     "pack",
                     {"task": "fix save_inventory when the file is missing", "budget": 3000},
                 ),
+                "explained": await call(
+                    session, "pack", {"task": "reserve stock", "budget": 600, "explain": True}
+                ),
                 "query": await call(
                     session, "query", {"task": "load the inventory from disk", "top": 5}
                 ),
@@ -73,7 +76,14 @@ def test_each_tool_answers(indexed_repo: Path, tmp_path: Path) -> None:
     assert packed["tokens"] <= packed["budget"] == 3000
     assert any(c["name"] == "save_inventory" for c in packed["chunks"])
     assert all(len(c["id"]) == 40 and "compressed" not in c for c in packed["chunks"])
-    assert "prompt" not in packed
+    assert "prompt" not in packed and "left_out" not in packed
+    explained = data(answers["explained"])  # until 2026-12-02 no tool said what was left out
+    left_out = explained["left_out"]
+    assert left_out and all(d["why"] and d["why_code"] for d in left_out)
+    packed_ids = {(c["file"], c["start_line"]) for c in explained["chunks"]}
+    assert not packed_ids & {(d["file"], d["start_line"]) for d in left_out}
+    lowest = min(c["score"] for c in explained["chunks"] if c["fidelity"] != "path")
+    assert all(d["ranked_above_the_last_packed"] == (d["score"] >= lowest) for d in left_out)
 
     hits = data(answers["query"])["results"]
     assert 0 < len(hits) <= 5

@@ -217,7 +217,7 @@ def pack(
     if clipboard is not None:
         copy_to_clipboard(clipboard, result.prompt)
     if as_json:
-        terminal.json(pack_json(result))
+        terminal.json(pack_json(result, explain=explain))
     elif target is None and clipboard is None:
         terminal.payload(result.prompt)
     if explain:

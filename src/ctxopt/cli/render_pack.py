@@ -14,7 +14,40 @@ from ctxopt.types import Fidelity, PackResult, StopReason
 from ctxopt.wording import percent, plural
 
 
-def pack_json(result: PackResult) -> dict[str, Any]:
+def pack_json(result: PackResult, *, explain: bool = False) -> dict[str, Any]:
+    """`pack --json`; with explain also `left_out`, the candidates `--explain` lists (every one
+    ranked above the last chunk packed, then the best of the rest) with why each is out."""
+    data = _pack_data(result)
+    if explain:
+        data.update(left_out_json(result))
+    return data
+
+
+def left_out_json(result: PackResult) -> dict[str, Any]:
+    report = drops_to_explain(result.chosen, result.dropped)
+    above = {id(d) for d in report.above}
+    return {
+        "ranking": result.query.ranking or None,  # which weights ranked, as --explain's first line
+        "left_out": [
+            {
+                "file": d.hit.chunk.path,
+                "start_line": d.hit.chunk.start_line,
+                "end_line": d.hit.chunk.end_line,
+                **name_fields(d.hit.chunk),
+                "kind": d.hit.chunk.kind.value,
+                "tokens": d.hit.chunk.tokens,
+                "score": d.hit.score,
+                "ranked_above_the_last_packed": id(d) in above,
+                "why": d.text,
+                "why_code": d.reason.value,
+            }
+            for d in (*report.above, *report.below)
+        ],
+        "left_out_unlisted": report.unlisted,
+    }
+
+
+def _pack_data(result: PackResult) -> dict[str, Any]:
     return {
         "prompt": result.prompt,
         "tokens": result.tokens,

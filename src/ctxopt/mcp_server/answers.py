@@ -40,10 +40,11 @@ def query_answer(result: QueryResult, freshness: Freshness, *, explain: bool) ->
     return _result(_as_json(data), data)
 
 
-def pack_answer(result: PackResult) -> CallToolResult:
+def pack_answer(result: PackResult, *, explain: bool = False) -> CallToolResult:
     """The prompt as the text; as data, `pack --json` without the prompt and the chunks'
-    compressed text (both are in the prompt), each chunk with its id."""
-    data = pack_json(result)
+    compressed text (both are in the prompt), each chunk with its id; with explain the
+    candidates left out and why (`pack --json --explain`)."""
+    data = pack_json(result, explain=explain)
     del data["prompt"]
     for entry, choice in zip(data["chunks"], result.chosen, strict=True):
         del entry["compressed"]

@@ -158,6 +158,13 @@ def build_tools(service: RepoService) -> list[Tool]:
         ] = None,
         staged: Annotated[bool, Field(description="Pack for the staged change.")] = False,
         refresh: Refresh = True,
+        explain: Annotated[
+            bool,
+            Field(
+                description="Also list the candidates left out (every one ranked above the "
+                "last chunk packed) and why each is out."
+            ),
+        ] = False,
     ) -> CallToolResult:
         """The best prompt for a task within a token budget: the code it needs, ranked,
         compressed and grouped by file. The text is the prompt; the data says which chunks
@@ -183,7 +190,7 @@ def build_tools(service: RepoService) -> list[Tool]:
         )
         with tool_errors(names):
             result = service.pack(call)
-        return answers.pack_answer(result)
+        return answers.pack_answer(result, explain=explain)
 
     def read_chunk(
         id: Annotated[  # the chunk's id, as the other tools name it
