@@ -240,14 +240,8 @@ class _Budget:
         full, else at no lower fidelity than the best of them (whole: in full only).  The
         entries taken out are dropped as displaced.  False, and nothing changed, when no such
         exchange exists."""
-        path = hit.chunk.path
         weaker = sorted(
-            (
-                c
-                for c in self.chosen
-                if c.hit.chunk.path == path and c.why in DISPLACEABLE and c.hit.score < hit.score
-            ),
-            key=lambda c: (c.hit.score, -c.hit.chunk.start_line),
+            _weaker_of_its_file(self, hit), key=lambda c: (c.hit.score, -c.hit.chunk.start_line)
         )
         room = self.options.budget - self.spent
         lines = excerpt_lines(hit)
@@ -574,10 +568,9 @@ def _keep_better_hits(state: _Budget) -> None:
     takes (_Budget.declare): it tells where code the ranking put above the packed code is, for a
     few tokens.  Whole or as an excerpt in place of other files' entries it cost lines at 4k and
     recall on both splits (README)."""
-    scores = sorted(
-        [c.hit.score for c in state.chosen] + [d.hit.score for d in state.dropped], reverse=True
-    )
-    floor = scores[TOP_RANKED - 1] if len(scores) >= TOP_RANKED else 0.0
+    scores = [c.hit.score for c in state.chosen] + [d.hit.score for d in state.dropped]
+    best = heapq.nlargest(TOP_RANKED, scores)
+    floor = best[-1] if len(best) == TOP_RANKED else 0.0
     for drop in sorted(
         (d for d in state.dropped if d.reason in LEFT_OUT), key=lambda d: -d.hit.score
     ):
@@ -588,6 +581,7 @@ def _keep_better_hits(state: _Budget) -> None:
 
 
 def _weaker_of_its_file(state: _Budget, hit: ScoredChunk) -> list[Choice]:
+    """The entries of the hit's file picked for their score that score below it."""
     return [
         c
         for c in state.chosen
