@@ -501,3 +501,45 @@ def test_the_rule_holds_for_the_top_twenty_ranks_only() -> None:
     assert "big" not in names and {"weak", "b1", "b2"} <= names
     reasons = {d.hit.chunk.name: d.reason for d in beyond.dropped}
     assert reasons["big"] in (DropReason.BUDGET_FULL, DropReason.NO_ROOM)
+
+
+def _declared_with_key_lines(excerpt_cost: int) -> Selection:
+    """a.py: a dear top hit (lines 1-100, its key lines 10-29) that the budget turns away
+    while three cheap weak chunks of its file are packed; b.py: two entries between them in
+    score.  The rule lets the dear one in as its declaration line first."""
+    dear = hit("a.py", "big", 0.6, 1000)
+    big = replace(dear, chunk=replace(dear.chunk, end_line=100), key_lines=(10, 29))
+    weak = [hit("a.py", f"w{i}", 0.3 - 0.01 * i, 30) for i in range(3)]
+    others = [hit("b.py", "b1", 0.35, 40), hit("b.py", "b2", 0.32, 40)]
+    budget = 2 * FILE_HEADER + 3 * 30 + 80 + 5
+
+    def render(
+        chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
+    ) -> tuple[str, int]:
+        if fidelity is Fidelity.EXCERPT:
+            return f"excerpt {lines}", excerpt_cost
+        return fake_render(chunk, fidelity, lines)
+
+    options = SelectOptions(budget=budget, max_chunks_per_file=8, displace=True)
+    selection = select([big, *weak, *others], options, render)
+    assert selection.spent == sum(c.tokens for c in selection.chosen) <= budget
+    return selection
+
+
+def test_a_top_hit_let_in_short_shows_its_key_lines_in_place_of_weaker_ones_of_its_file() -> None:
+    selection = _declared_with_key_lines(excerpt_cost=70)
+    shown = {c.hit.chunk.name: c for c in selection.chosen}
+    assert set(shown) == {"big", "b1", "b2"}  # the other file keeps its entries
+    assert shown["big"].fidelity is Fidelity.EXCERPT and shown["big"].lines == (10, 29)
+    assert shown["big"].stepped is StepReason.NO_ROOM
+    assert {d.hit.chunk.name: d.reason for d in selection.dropped} == {
+        f"w{i}": DropReason.DISPLACED for i in range(3)
+    }  # until 2026-12-02 big showed only its declaration line beside w0 and w1
+
+
+def test_a_top_hit_stays_a_declaration_when_its_file_cannot_free_room_for_its_key_lines() -> None:
+    selection = _declared_with_key_lines(excerpt_cost=200)
+    shown = {c.hit.chunk.name: c.fidelity for c in selection.chosen}
+    assert shown == {"big": Fidelity.SIGNATURE, "w0": Fidelity.FULL, "w1": Fidelity.FULL,
+                     "b1": Fidelity.FULL, "b2": Fidelity.FULL}  # fmt: skip
+    assert {d.hit.chunk.name: d.reason for d in selection.dropped} == {"w2": DropReason.DISPLACED}

@@ -22,6 +22,7 @@ from ctxopt.pack import models as model_table
 from ctxopt.pack.compress import LEVELS
 from ctxopt.pack.content import make_renderer
 from ctxopt.pack.focus import files_named, focus_files, rest_of_files
+from ctxopt.pack.key_lines import with_key_lines
 from ctxopt.pack.long_task import TASK_SHARE, shorten_task
 from ctxopt.pack.packing import CAP_TOKENS as CAP_TOKENS  # re-exported
 from ctxopt.pack.packing import SMALL_BUDGET, Packing, holds_code, select_and_fit, user_cap
@@ -234,6 +235,7 @@ def pack_query_result(
     hits = [*hits, *rest_of_files(reader, focus, hits, narrowed)]
     if not settings.allow_secrets:  # before compression and fitting: the budget holds
         hits = redacted_hits(hits)
+    hits = with_key_lines(hits, options.task)
     strict = user_cap(settings)  # a cap the user set holds for files the task does not name
     packing = Packing(
         settings=settings,
