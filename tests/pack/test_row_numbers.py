@@ -39,3 +39,13 @@ def test_a_row_that_is_not_in_the_original_gives_no_rows():
 def test_a_marker_row_stands_for_no_row():
     shown = "def area(shape):\n    # ... lines 2-4 elided\n    return shape.w * shape.h"
     assert shown_rows(SOURCE, shown) == (0, None, 5)
+
+
+def test_a_row_after_a_marker_is_found_after_the_rows_it_stands_for():
+    """An excerpt of lines 13-14 of a method starting at line 7: its `}` is line 13's, not
+    line 10's (until 2026-12-02 `--line-numbers` numbered it 10 and the rows after it wrong)."""
+    method = "\n".join(
+        ["run() {", "  if (a) {", "    b();", "  }", "  if (c) {", "    d();", "  }", "  e();", "}"]
+    )
+    shown = "run() {\n  // ... lines 8-12 elided\n  }\n  e();\n  // ... line 15 elided"
+    assert shown_rows(method, shown, start_line=7) == (0, None, 6, 7, None)

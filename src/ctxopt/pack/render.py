@@ -169,7 +169,7 @@ def _row_numbers(
         if lines is None:
             return None
         if choice.content != chunk.text:  # compressed: its rows are some of the chunk's rows
-            rows = shown_rows(chunk.text, choice.content)
+            rows = shown_rows(chunk.text, choice.content, chunk.start_line)
             if rows is None or len(lines) != chunk.text.count("\n") + 1:
                 return None
             numbers.extend(None if row is None else lines[row] for row in rows)
