@@ -241,9 +241,7 @@ class _Budget:
         full, else at no lower fidelity than the best of them (whole: in full only).  The
         entries taken out are dropped as displaced.  False, and nothing changed, when no such
         exchange exists."""
-        weaker = sorted(
-            _weaker_of_its_file(self, hit), key=lambda c: (c.hit.score, -c.hit.chunk.start_line)
-        )
+        weaker = self._weakest_first(hit)
         room = self.options.budget - self.spent
         lines = excerpt_lines(hit)
         for count in range(1, len(weaker) + 1):
@@ -254,7 +252,7 @@ class _Budget:
                 continue  # not even its cheapest allowed form fits in what they free
             saved = self._snapshot()
             for entry in taken:  # by chunk: an heir of a file's header is a new entry
-                self._remove(next(c for c in self.chosen if c.hit.chunk.id == entry.hit.chunk.id))
+                self._take_out(entry)
             if not self.capped(hit) and self.try_add(hit, PickReason.SCORE, floor, note=False):
                 self.dropped.extend(Dropped(c.hit, DropReason.DISPLACED) for c in taken)
                 return True
@@ -281,7 +279,7 @@ class _Budget:
                 continue  # a file's last entry showing code stays (its own file's too)
             if capped and not taken and other:
                 break  # the cap holds: the first to go is its own file's
-            self._remove(next(c for c in self.chosen if c.hit.chunk.id == entry.hit.chunk.id))
+            self._take_out(entry)
             taken.append(entry)
             if entry.fidelity in SHOWS_CODE:
                 code_entries[entry.hit.chunk.path] -= 1
@@ -311,13 +309,10 @@ class _Budget:
             return False
         saved = self._snapshot()
         self._remove(current)
-        weaker = sorted(
-            _weaker_of_its_file(self, hit), key=lambda c: (c.hit.score, -c.hit.chunk.start_line)
-        )
+        weaker = self._weakest_first(hit)
         for count in range(len(weaker) + 1):
-            if count:  # by chunk: an heir of a file's header is a new entry
-                taken = weaker[count - 1].hit.chunk.id
-                self._remove(next(c for c in self.chosen if c.hit.chunk.id == taken))
+            if count:
+                self._take_out(weaker[count - 1])
             shown = self.try_add(
                 hit, entry.why, Fidelity.EXCERPT, highest=Fidelity.EXCERPT, note=False,
                 stepped=StepReason.NO_ROOM, excerpt=hit.key_lines,
@@ -348,6 +343,17 @@ class _Budget:
         self.spent, self.per_file, self.headers = saved.spent, saved.per_file, saved.headers
         self.chosen = saved.chosen
         del self.dropped[saved.dropped :]
+
+    def _weakest_first(self, hit: ScoredChunk) -> list[Choice]:
+        """The entries of the hit's file picked for their score that score below it, the
+        weakest first (of two alike, the one further down the file)."""
+        weaker = _weaker_of_its_file(self, hit)
+        return sorted(weaker, key=lambda c: (c.hit.score, -c.hit.chunk.start_line))
+
+    def _take_out(self, entry: Choice) -> None:
+        """Take out the entry of the chunk that entry shows, as it is now (by chunk: an heir of
+        a file's header is a new entry)."""
+        self._remove(next(c for c in self.chosen if c.hit.chunk.id == entry.hit.chunk.id))
 
     def _remove(self, entry: Choice) -> None:
         """Take an entry out; when it paid its file's header the file's next entry pays it."""
