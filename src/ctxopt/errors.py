@@ -50,6 +50,7 @@ class CtxoptError(Exception):
     the message names options as flags in `str(error)` and as `worded` is told."""
 
     exit_code = 1
+    kind = "error"
 
     def __init__(self, message: str | Worded = "") -> None:
         self._worded = None if isinstance(message, str) else message
@@ -64,20 +65,26 @@ class UsageError(CtxoptError):
     """Bad input from the user: a missing path, a bad flag value."""
 
     exit_code = 2
+    kind = "usage"
 
 
 class IndexMissingError(CtxoptError):
     """No index where one is needed."""
 
+    kind = "no_index"
+
 
 class IndexMismatchError(CtxoptError):
     """The index was written by another format or embedder."""
+
+    kind = "index_mismatch"
 
 
 class BudgetError(CtxoptError):
     """A token budget that cannot hold the minimum prompt."""
 
     exit_code = 3
+    kind = "budget"
 
 
 class LlmCommandError(CtxoptError):
@@ -85,31 +92,43 @@ class LlmCommandError(CtxoptError):
     missing model), and going on would only pay for more failures."""
 
     exit_code = 5
+    kind = "llm_command"
 
 
 class IndexIncompleteError(CtxoptError):
     """The index has no commit marker: a run was interrupted before it finished."""
 
+    kind = "index_incomplete"
+
 
 class IndexCorruptError(CtxoptError):
     """The index's files are damaged or missing; `ctxopt index --full` rebuilds it."""
 
+    kind = "index_corrupt"
+
 
 class IndexBusyError(CtxoptError):
     """Another `ctxopt index` holds the index's lock."""
+
+    kind = "index_busy"
 
 
 class IndexReadOnlyError(CtxoptError):
     """The index folder cannot be written (permissions, a read-only filesystem): it can still
     be read as it is."""
 
+    kind = "index_read_only"
+
 
 class InterruptedRun(CtxoptError):
     """Ctrl-C during a run; the message says what state the index was left in."""
 
     exit_code = INTERRUPTED_EXIT_CODE
+    kind = "interrupted"
 
 
 class StorageError(CtxoptError):
     """The object store holding the index cannot be reached: no such bucket, a refused
     endpoint, missing credentials."""
+
+    kind = "storage"

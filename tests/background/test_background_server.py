@@ -166,6 +166,8 @@ def test_calls_after_the_first_are_served_with_the_same_output(repo: Path, runti
         ("pack", TASK, "--budget", "5"),  # an error: one line, exit code kept
         ("query", TASK, "--top", "-1"),  # a usage error
         ("pack", "--no-such-option"),
+        ("pack", TASK, "--budget", "5", "--json"),  # the error as the JSON value on stdout
+        ("query", TASK, "--top", "-1", "--json"),
     ]
     for count, args in enumerate(calls, start=1):
         served = _ctxopt(*args, repo=repo, env=env)

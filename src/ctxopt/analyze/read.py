@@ -35,6 +35,8 @@ _BLANKS = re.compile(r"\n\s*\n\s*")
 class DocumentError(CtxoptError):
     """An input that holds no readable text (binary, encrypted, image-only, empty)."""
 
+    kind = "document"
+
 
 class Kind(str, Enum):
     TEXT = "text"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 import typer.main
@@ -13,6 +13,7 @@ from ctxopt import __version__, interrupts
 from ctxopt.app.held import command_scope
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.examples import epilog
+from ctxopt.cli.json_error import print_json_error
 from ctxopt.cli.plain_params import plain_values
 from ctxopt.cli.streams import OutputClosed, OutputFailed, guard_streams, silence_stdout
 from ctxopt.config.environment import debugging
@@ -98,8 +99,9 @@ def main() -> None:
     guard_streams()
     interrupts.install()
     before = interrupts.count()
+    args = sys.argv[1:]
     try:
-        code = _run(sys.argv[1:] or ["--help"])
+        code = _run(args or ["--help"])
         sys.stdout.flush()  # a full disk shows here, not in the flush at exit
     except OutputClosed:
         silence_stdout()
@@ -110,40 +112,41 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except CtxoptError as exc:
         if not isinstance(exc, InterruptedRun):  # that one already says how the run ended
-            _exit_if_interrupted(before)  # e.g. "damaged": a library's error made of Ctrl-C
-        Terminal().error(str(exc))
-        sys.exit(exc.exit_code)
+            _exit_if_interrupted(before, args)  # e.g. "damaged": a library's error of Ctrl-C
+        _fail(args, exc.kind, str(exc), exc.exit_code)
     except typer.TyperException as exc:  # usage errors: one line, and where the help is
-        where = _help_of(exc, sys.argv[1:])
-        Terminal().error(f"{exc.format_message()} (see `{where} --help`)")
-        sys.exit(exc.exit_code)
+        where = _help_of(exc, args)
+        _fail(args, "usage", f"{exc.format_message()} (see `{where} --help`)", exc.exit_code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:
-        Terminal().error("aborted")
-        sys.exit(INTERRUPTED_EXIT_CODE)
+        _fail(args, "interrupted", "aborted", INTERRUPTED_EXIT_CODE)
     except KeyboardInterrupt:
-        Terminal().error("interrupted")
-        sys.exit(INTERRUPTED_EXIT_CODE)
+        _fail(args, "interrupted", "interrupted", INTERRUPTED_EXIT_CODE)
     except Exception as exc:  # a bug: still one line, unless debugging
-        _exit_if_interrupted(before)
+        _exit_if_interrupted(before, args)
         if debugging():
             raise
-        Terminal().error(
-            f"internal error: {type(exc).__name__}: {exc} (set CTXOPT_DEBUG=1 for the traceback)"
-        )
-        sys.exit(1)
+        message = f"internal error: {type(exc).__name__}: {exc}"
+        _fail(args, "internal", f"{message} (set CTXOPT_DEBUG=1 for the traceback)", 1)
     # Without standalone mode typer turns Ctrl-C into a returned 130 (and typer.Exit into its
     # code) instead of raising: an ignored return value used to make an interrupted run exit 0.
     if isinstance(code, int) and code:
         if code == INTERRUPTED_EXIT_CODE:
-            Terminal().error("interrupted")
+            _fail(args, "interrupted", "interrupted", code)
         sys.exit(code)
 
 
-def _exit_if_interrupted(before: int) -> None:
+def _fail(args: list[str], kind: str, message: str, code: int) -> NoReturn:
+    """End the command as failed: the message as one line on stderr, with `--json` also as
+    the JSON value on stdout (cli.json_error), and the exit code."""
+    Terminal().error(message)
+    print_json_error(args, kind, message, code)
+    sys.exit(code)
+
+
+def _exit_if_interrupted(before: int, args: list[str]) -> None:
     """Exit as interrupted when Ctrl-C came during the command: the error being handled is
     then what a library made of the KeyboardInterrupt (see interrupts.py)."""
     if interrupts.since(before):
-        Terminal().error("interrupted")
-        sys.exit(INTERRUPTED_EXIT_CODE)
+        _fail(args, "interrupted", "interrupted", INTERRUPTED_EXIT_CODE)

@@ -29,6 +29,8 @@ class OutputClosed(Exception):
 class OutputFailed(CtxoptError):
     """stdout cannot take the product (a full disk, a closed descriptor)."""
 
+    kind = "output"
+
 
 class _GuardedStdout:
     """sys.stdout, with a closed pipe reported as OutputClosed and other write errors as
@@ -36,10 +38,12 @@ class _GuardedStdout:
 
     def __init__(self, stream: TextIO | None) -> None:
         self._stream = stream
+        self.written = False  # has the command put anything on stdout yet
 
     def write(self, text: str) -> int:
         if self._stream is None:
             raise OutputFailed("cannot write to standard output: it is closed")
+        self.written = self.written or bool(text)
         try:
             return self._stream.write(text)
         except BrokenPipeError:
@@ -124,6 +128,12 @@ def _hold_closed_descriptors() -> None:
             held = os.open(os.devnull, os.O_RDWR)  # the lowest free number: fd itself
             if held != fd:
                 os.close(held)
+
+
+def stdout_written() -> bool:
+    """Whether anything went to the guarded stdout (False when it is not guarded)."""
+    stream = sys.stdout
+    return isinstance(stream, _GuardedStdout) and stream.written
 
 
 def silence_stdout() -> None:

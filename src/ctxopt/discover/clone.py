@@ -39,6 +39,8 @@ _ABBREVIATED = re.compile(r"^[0-9a-fA-F]{4,39}$")
 class RemoteError(CtxoptError):
     """A repository URL that cannot be cloned or fetched, or a ref it does not have."""
 
+    kind = "remote"
+
 
 @dataclass(frozen=True)
 class Checkout:
