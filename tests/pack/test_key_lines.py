@@ -1,8 +1,8 @@
 from dataclasses import replace
 
-from ctxopt.pack.key_lines import KEY_LINES, MIN_SPAN, key_lines, with_key_lines
+from ctxopt.pack.key_lines import KEY_LINES, MIN_SPAN, key_lines, key_terms
 from ctxopt.retrieve.window_terms import task_terms
-from ctxopt.types import Chunk, ChunkKind, ScoredChunk
+from ctxopt.types import Chunk, ChunkKind
 
 
 def _function(rows: list[str], start_line: int = 100) -> Chunk:
@@ -38,9 +38,9 @@ def test_a_number_the_task_names_counts_as_one_of_its_words() -> None:
     rows[13] = "\tconst unrelated = 1;"
     rows[70] = "\tif (status === 413) { return; }"  # the number alone, far from the header
     chunk = _function(rows)
-    lines = with_key_lines([ScoredChunk(chunk, 0.9, {}, (), {})], "why is 413 not retried")
-    found = lines[0].key_lines
+    found = key_lines(chunk, key_terms("why is 413 not retried"))
     assert found is not None and found[0] <= chunk.start_line + 70 <= found[1]
+    assert "413" in key_terms("why is 413 not retried") and "41" not in key_terms("retry 41 times")
 
 
 def test_no_key_lines_for_short_chunks_summaries_or_tasks_it_does_not_name() -> None:
@@ -52,9 +52,10 @@ def test_no_key_lines_for_short_chunks_summaries_or_tasks_it_does_not_name() -> 
     assert key_lines(summary, task_terms("retry timing header")) is None
 
 
-def test_only_the_top_hits_get_key_lines() -> None:
+def test_a_shorter_stretch_is_still_the_one_holding_the_task_words() -> None:
     chunk = _function(_long_method(branch_at=50))
-    hits = [ScoredChunk(replace(chunk, id=f"a.ts:{i}"), 1 - i / 100, {}, (), {}) for i in range(50)]
-    marked = with_key_lines(hits, "retry timing header")
-    assert [h.key_lines is not None for h in marked] == [i < 40 for i in range(50)]
-    assert [h.chunk.id for h in marked] == [h.chunk.id for h in hits]
+    terms = key_terms("retry timing header for 413")
+    for length in (8, 12, KEY_LINES):
+        first, last = key_lines(chunk, terms, length) or (0, 0)
+        assert last - first + 1 == length
+        assert first <= chunk.start_line + 53 and chunk.start_line + 50 <= last

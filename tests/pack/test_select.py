@@ -1,7 +1,15 @@
 from dataclasses import replace
 
 from ctxopt.pack.duplicates import near_duplicates
-from ctxopt.pack.select import FILE_HEADER, NAMED_FLOOR, Selection, SelectOptions, select
+from ctxopt.pack.key_lines import KEY_LINES, key_terms
+from ctxopt.pack.select import (
+    FILE_HEADER,
+    MIN_KEY_LINES,
+    NAMED_FLOOR,
+    Selection,
+    SelectOptions,
+    select,
+)
 from ctxopt.types import (
     Chunk,
     ChunkKind,
@@ -503,12 +511,17 @@ def test_the_rule_holds_for_the_top_twenty_ranks_only() -> None:
     assert reasons["big"] in (DropReason.BUDGET_FULL, DropReason.NO_ROOM)
 
 
+RETRY_TERMS = key_terms("retry after header")
+
+
 def _declared_with_key_lines(excerpt_cost: int) -> Selection:
     """a.py: a dear top hit (lines 1-100, its key lines 10-29) that the budget turns away
     while three cheap weak chunks of its file are packed; b.py: two entries between them in
     score.  The rule lets the dear one in as its declaration line first."""
     dear = hit("a.py", "big", 0.6, 1000)
-    big = replace(dear, chunk=replace(dear.chunk, end_line=100), key_lines=(10, 29))
+    rows = [f"step_{i} = compute(step_{i - 1})" for i in range(100)]
+    rows[15] = "timing = retry_after_header(response)"
+    big = replace(dear, chunk=replace(dear.chunk, end_line=100, text="\n".join(rows)))
     weak = [hit("a.py", f"w{i}", 0.3 - 0.01 * i, 30) for i in range(3)]
     others = [hit("b.py", "b1", 0.35, 40), hit("b.py", "b2", 0.32, 40)]
     budget = 2 * FILE_HEADER + 3 * 30 + 80 + 5
@@ -520,7 +533,9 @@ def _declared_with_key_lines(excerpt_cost: int) -> Selection:
             return f"excerpt {lines}", excerpt_cost
         return fake_render(chunk, fidelity, lines)
 
-    options = SelectOptions(budget=budget, max_chunks_per_file=8, displace=True)
+    options = SelectOptions(
+        budget=budget, max_chunks_per_file=8, displace=True, key_terms=RETRY_TERMS
+    )
     selection = select([big, *weak, *others], options, render)
     assert selection.spent == sum(c.tokens for c in selection.chosen) <= budget
     return selection
@@ -530,7 +545,9 @@ def test_a_top_hit_let_in_short_shows_its_key_lines_in_place_of_weaker_ones_of_i
     selection = _declared_with_key_lines(excerpt_cost=70)
     shown = {c.hit.chunk.name: c for c in selection.chosen}
     assert set(shown) == {"big", "b1", "b2"}  # the other file keeps its entries
-    assert shown["big"].fidelity is Fidelity.EXCERPT and shown["big"].lines == (10, 29)
+    lines = shown["big"].lines
+    assert shown["big"].fidelity is Fidelity.EXCERPT and lines is not None
+    assert lines[0] <= 16 <= lines[1] and lines[1] - lines[0] + 1 == KEY_LINES  # retry's row
     assert shown["big"].stepped is StepReason.NO_ROOM
     assert {d.hit.chunk.name: d.reason for d in selection.dropped} == {
         f"w{i}": DropReason.DISPLACED for i in range(3)
@@ -543,3 +560,53 @@ def test_a_top_hit_stays_a_declaration_when_its_file_cannot_free_room_for_its_ke
     assert shown == {"big": Fidelity.SIGNATURE, "w0": Fidelity.FULL, "w1": Fidelity.FULL,
                      "b1": Fidelity.FULL, "b2": Fidelity.FULL}  # fmt: skip
     assert {d.hit.chunk.name: d.reason for d in selection.dropped} == {"w2": DropReason.DISPLACED}
+
+
+def _only_code_of_each_file_in_the_way(weak_cost: int) -> Selection:
+    """a.py: a top hit of 100 lines (the task's words in line 16) the budget turns away, and
+    a weak chunk that is a.py's only other entry; b.py: one entry between them in score.  Each
+    file's last code stays for a declaration line (declare), so the rule needs the top hit's
+    key lines, as many as the weak chunk's room holds (an excerpt costs 5 tokens a line)."""
+    dear = hit("a.py", "big", 0.6, 1000)
+    rows = [f"step_{i} = compute(step_{i - 1})" for i in range(100)]
+    rows[15] = "timing = retry_after_header(response)"
+    big = replace(dear, chunk=replace(dear.chunk, end_line=100, text="\n".join(rows)))
+    weak = hit("a.py", "weak", 0.3, weak_cost)
+    other = hit("b.py", "b1", 0.35, 40)
+    budget = 2 * FILE_HEADER + weak_cost + 40 + 5
+
+    def render(
+        chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
+    ) -> tuple[str, int]:
+        if fidelity is Fidelity.EXCERPT and lines is not None:
+            return f"excerpt {lines}", 5 * (lines[1] - lines[0] + 1)
+        return fake_render(chunk, fidelity, lines)
+
+    options = SelectOptions(
+        budget=budget, max_chunks_per_file=8, displace=True, path_entries=False,
+        key_terms=RETRY_TERMS,
+    )  # fmt: skip
+    selection = select([big, weak, other], options, render)
+    assert selection.spent == sum(c.tokens for c in selection.chosen) <= budget
+    return selection
+
+
+def test_a_top_hit_shows_as_many_key_lines_as_its_files_weaker_code_frees() -> None:
+    """Until 2026-12-02 `big` stayed out while `weak` was packed: a.py's and b.py's only code
+    could not make room even for its declaration line, and 20 key lines did not fit."""
+    selection = _only_code_of_each_file_in_the_way(weak_cost=60)
+    shown = {c.hit.chunk.name: c for c in selection.chosen}
+    assert set(shown) == {"big", "b1"}
+    lines = shown["big"].lines
+    assert shown["big"].fidelity is Fidelity.EXCERPT and lines is not None
+    assert lines[1] - lines[0] + 1 == 60 // 5 + 1  # the weak one's 60 tokens and the 5 left
+    assert lines[0] <= 16 <= lines[1] and shown["big"].stepped is StepReason.NO_ROOM
+    assert {d.hit.chunk.name: d.reason for d in selection.dropped} == {"weak": DropReason.DISPLACED}
+
+
+def test_fewer_than_min_key_lines_are_not_worth_a_files_last_code() -> None:
+    selection = _only_code_of_each_file_in_the_way(weak_cost=30)  # room for 7 lines
+    assert MIN_KEY_LINES > 30 // 5 + 1
+    assert {c.hit.chunk.name for c in selection.chosen} == {"weak", "b1"}
+    reasons = {d.hit.chunk.name: d.reason for d in selection.dropped}
+    assert reasons == {"big": DropReason.BUDGET_FULL}

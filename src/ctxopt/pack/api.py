@@ -22,7 +22,7 @@ from ctxopt.pack import models as model_table
 from ctxopt.pack.compress import LEVELS
 from ctxopt.pack.content import make_renderer
 from ctxopt.pack.focus import files_named, focus_files, rest_of_files
-from ctxopt.pack.key_lines import with_key_lines
+from ctxopt.pack.key_lines import key_terms
 from ctxopt.pack.long_task import TASK_SHARE, shorten_task
 from ctxopt.pack.packing import CAP_TOKENS as CAP_TOKENS  # re-exported
 from ctxopt.pack.packing import SMALL_BUDGET, Packing, holds_code, select_and_fit, user_cap
@@ -235,7 +235,6 @@ def pack_query_result(
     hits = [*hits, *rest_of_files(reader, focus, hits, narrowed)]
     if not settings.allow_secrets:  # before compression and fitting: the budget holds
         hits = redacted_hits(hits)
-    hits = with_key_lines(hits, options.task)
     strict = user_cap(settings)  # a cap the user set holds for files the task does not name
     packing = Packing(
         settings=settings,
@@ -250,6 +249,7 @@ def pack_query_result(
         pool=tuple(hits if confidence >= LOW_CONFIDENCE else [h for h in hits if h.named_by_task]),
         strict=strict,
         exempt=files_named(hits) if strict else focus,
+        key_terms=key_terms(options.task),
     )
     budget_words = budget_in_words(budget, model_budget, factor)
     window = options.budget is None and named is not None  # the model's window set it

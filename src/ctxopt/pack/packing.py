@@ -39,6 +39,7 @@ class Packing:
     pool: tuple[ScoredChunk, ...]  # the candidates the selection may take
     strict: bool  # the cap per file is the user's
     exempt: frozenset[str]  # files the cap does not apply to
+    key_terms: frozenset[str] = frozenset()  # what a long chunk's key lines hold (pack.key_lines)
 
 
 def select_and_fit(
@@ -59,6 +60,7 @@ def select_and_fit(
             named_files=exempt,
             whole_files=tuple(sorted(exempt, key=lambda p: _best_rank(hits, p))),
             whole_share=WHOLE_FILE_SHARE,
+            key_terms=packing.key_terms,
             start_fidelity=Fidelity.SIGNATURE if budget < SMALL_BUDGET else Fidelity.FULL,
         ),
         packing.renderer,

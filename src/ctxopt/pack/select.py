@@ -17,6 +17,7 @@ from typing import Protocol
 
 from ctxopt.languages.naming import is_test_path
 from ctxopt.pack.duplicates import near_duplicates
+from ctxopt.pack.key_lines import KEY_LINES, key_lines, lines_to_show
 from ctxopt.retrieve.companions import companion_tests
 from ctxopt.types import (
     HELD_BACK_BY_THE_CAP,
@@ -63,6 +64,7 @@ FIDELITY_ORDER = (
 )
 SHORTENED = (Fidelity.SIGNATURE, Fidelity.STUB)  # shown in full instead when about as cheap:
 WHOLE_SLACK = 4  # at most this many tokens dearer (or a tenth), where the budget holds it
+MIN_KEY_LINES = 8  # the fewest key lines a top hit shows in place of its file's last code
 EXCERPT_SAVING = 1.5  # an excerpt only stands in for a chunk this many times its length
 # Entries a better-scored chunk of the same file may displace (its file met its cap, or the
 # budget turned it away):
@@ -109,6 +111,7 @@ class SelectOptions:
     start_fidelity: Fidelity = Fidelity.FULL
     whole_files: tuple[str, ...] = ()  # files to show whole when they take a small share
     whole_share: float = 0.4  # ... of the budget at most
+    key_terms: frozenset[str] = frozenset()  # the task's words a long chunk's key lines hold
 
 
 _IMPLEMENTATION = re.compile(r"\s*(?:unsafe\s+)?impl\b")
@@ -305,7 +308,8 @@ class _Budget:
         first.  False, and nothing changed, when they cannot free enough."""
         hit = entry.hit
         current = next((c for c in self.chosen if c.hit.chunk.id == hit.chunk.id), None)
-        if hit.key_lines is None or current is None:  # gone to make room for a better one
+        lines = key_lines(hit.chunk, self.options.key_terms)
+        if lines is None or current is None:  # current: gone to make room for a better one
             return False
         saved = self._snapshot()
         self._remove(current)
@@ -315,11 +319,41 @@ class _Budget:
                 self._take_out(weaker[count - 1])
             shown = self.try_add(
                 hit, entry.why, Fidelity.EXCERPT, highest=Fidelity.EXCERPT, note=False,
-                stepped=StepReason.NO_ROOM, excerpt=hit.key_lines,
+                stepped=StepReason.NO_ROOM, excerpt=lines,
             )  # fmt: skip
             if shown:
                 self.dropped.extend(Dropped(c.hit, DropReason.DISPLACED) for c in weaker[:count])
                 return True
+        self._restore(saved)
+        return False
+
+    def in_place_of_its_file(self, hit: ScoredChunk) -> bool:
+        """Let in a top hit `declare` could not, in place of as few of its file's weaker entries
+        picked for their score as it takes, weakest first (they were its file's last entries
+        showing code, which declare keeps): as make_way lets it in, else as the longest stretch
+        of its key lines (or of its first lines, for a task none of its lines names), down to
+        MIN_KEY_LINES, that fits, so that its file still shows code, a better chunk's.  False,
+        and nothing changed, when neither fits."""
+        if self.make_way(hit):
+            return True
+        weaker = self._weakest_first(hit)
+        saved = self._snapshot()
+        for count, entry in enumerate(weaker, start=1):
+            self._take_out(entry)
+            if self.capped(hit):
+                continue
+            for length in range(KEY_LINES, MIN_KEY_LINES - 1, -1):
+                lines = lines_to_show(hit.chunk, self.options.key_terms, length)
+                if lines is None:
+                    continue  # a shorter stretch may be shorter than the chunk
+                shown = self.try_add(
+                    hit, PickReason.SCORE, Fidelity.EXCERPT, highest=Fidelity.EXCERPT,
+                    note=False, stepped=StepReason.NO_ROOM, excerpt=lines,
+                )  # fmt: skip
+                if shown:
+                    gone = weaker[:count]
+                    self.dropped.extend(Dropped(c.hit, DropReason.DISPLACED) for c in gone)
+                    return True
         self._restore(saved)
         return False
 
@@ -600,8 +634,10 @@ def _keep_better_hits(state: _Budget) -> None:
     its file's cap) while a weaker entry of its file picked for its score is packed.  Each such
     chunk, best first, goes in as its declaration line in place of as few weaker entries as that
     takes (_Budget.declare): it tells where code the ranking put above the packed code is, for a
-    few tokens.  Whole or as an excerpt in place of other files' entries it cost lines at 4k and
-    recall on both splits (README).  Then each of those chunks shown as its declaration line for
+    few tokens; where every entry in reach is its file's last code, it takes its own file's
+    weaker entries' place as the key lines that fit (_Budget.in_place_of_its_file).  Whole or
+    as an excerpt in place of other files' entries it cost lines at 4k and recall on both
+    splits (README).  Then each of those chunks shown as its declaration line for
     want of room, best first, shows its key lines instead (pack.key_lines) where its own file's
     weaker entries free room for them (_Budget.show_key_lines): lines +0.006 / +0.005 / +0.001
     on the development split (README)."""
@@ -613,7 +649,8 @@ def _keep_better_hits(state: _Budget) -> None:
     ):
         if drop.hit.score < floor or not _weaker_of_its_file(state, drop.hit):
             continue
-        if state.declare(drop.hit, capped=drop.reason is DropReason.PER_FILE_CAP):
+        capped = drop.reason is DropReason.PER_FILE_CAP
+        if state.declare(drop.hit, capped=capped) or state.in_place_of_its_file(drop.hit):
             state.dropped.remove(drop)
     for entry in sorted(
         (c for c in state.chosen if c.fidelity in SHORTENED and c.stepped is StepReason.NO_ROOM),

@@ -62,7 +62,6 @@ class ScoredChunk:
     reasons: tuple[str, ...]  # evidence that found it, for people ("full-text #3", ...)
     features: dict[str, float]  # factor -> raw value in 0..1
     focus_lines: tuple[int, int] | None = None  # the lines of it the task's words gather in
-    key_lines: tuple[int, int] | None = None  # the few where they gather most (pack.key_lines)
     mandatory: bool = False  # the caller requires it in the pack (the chunks a change touches)
 
     @property
