@@ -24,6 +24,7 @@ from ctxopt.pack.content import make_renderer
 from ctxopt.pack.focus import files_named, focus_files, rest_of_files
 from ctxopt.pack.key_lines import key_terms
 from ctxopt.pack.long_task import TASK_SHARE, shorten_task
+from ctxopt.pack.name_room import with_name_room
 from ctxopt.pack.packing import CAP_TOKENS as CAP_TOKENS  # re-exported
 from ctxopt.pack.packing import SMALL_BUDGET, Packing, holds_code, select_and_fit, user_cap
 from ctxopt.pack.packing import per_file_cap as per_file_cap  # re-exported
@@ -36,7 +37,8 @@ from ctxopt.pack.refuse import (
     no_code,
     no_room,
 )
-from ctxopt.pack.render import FORMATS, RenderInput
+from ctxopt.pack.render import FORMATS, RenderInput, render
+from ctxopt.pack.select import Selection
 from ctxopt.pack.work_tree import WorkTree, left_out
 from ctxopt.retrieve.candidates import prefilter_clause
 from ctxopt.retrieve.confidence import retrieval_confidence
@@ -196,7 +198,7 @@ def pack_query_result(
             "no highly relevant code found; the task passes through with little context"
         )
     work_tree = WorkTree(settings.root)
-    base = RenderInput(
+    as_named = RenderInput(
         repo_name=shown_path(settings.root.name),
         task=_task_text(options, redact=not settings.allow_secrets),
         groups=(),
@@ -208,6 +210,7 @@ def pack_query_result(
         line_numbers=options.line_numbers,
         outline_rows=work_tree.outline_rows,
     )
+    base = with_name_room(as_named, options.format)  # the folder's name never changes the pack
     renderer = make_renderer(options.compression)  # type: ignore[arg-type]
     # the best hit the selection may take: a task read with low confidence passes only those
     # it names, so with none of them no budget packs code, and none is asked for
@@ -265,7 +268,7 @@ def pack_query_result(
         raise no_code(budget_words, fixed, least_with_code(packing, least), factor, window=window)
     if budget < SMALL_BUDGET:
         warnings.append(f"budget under {SMALL_BUDGET} tokens: signatures only")
-    prompt, data, selection, cap = select_and_fit(packing, budget, overview=options.overview)
+    prompt, data, selection, cap = _fitted(packing, as_named, budget, options.overview)
     if best is not None and short is None and not holds_code(selection):
         # the reckoned least packs no code here: refused when the first budget that does is
         # above this one (a task shortened for this budget would be shortened anew at it)
@@ -340,3 +343,20 @@ def _task_text(options: PackOptions, *, redact: bool) -> str:
 def _merge_hits(extra: Sequence[ScoredChunk], results: Sequence[ScoredChunk]) -> list[ScoredChunk]:
     seen = {h.chunk.id for h in extra}
     return [*extra, *(h for h in results if h.chunk.id not in seen)]
+
+
+def _fitted(
+    packing: Packing, as_named: RenderInput, budget: int, overview: bool
+) -> tuple[str, RenderInput, Selection, int]:
+    """The prompt chosen with the name's stand-in, showing the repository's own name.  The
+    name costs no more than the stand-in, so the prompt holds its budget; were it ever to
+    cost more in place, the prompt is chosen anew with the name itself."""
+    prompt, data, selection, cap = select_and_fit(packing, budget, overview=overview)
+    if data.repo_name == as_named.repo_name:
+        return prompt, data, selection, cap
+    data = replace(data, repo_name=as_named.repo_name)
+    prompt = render(data, packing.format)
+    if count_tokens(prompt) <= budget:
+        return prompt, data, selection, cap
+    own = replace(packing, base=replace(packing.base, repo_name=as_named.repo_name))
+    return select_and_fit(own, budget, overview=overview)
