@@ -604,9 +604,23 @@ def test_a_top_hit_shows_as_many_key_lines_as_its_files_weaker_code_frees() -> N
     assert {d.hit.chunk.name: d.reason for d in selection.dropped} == {"weak": DropReason.DISPLACED}
 
 
-def test_fewer_than_min_key_lines_are_not_worth_a_files_last_code() -> None:
+def test_where_fewer_than_min_key_lines_fit_the_top_hit_is_in_as_its_declaration() -> None:
+    """Until 2026-12-03 `big` stayed out while `weak`, a.py's only other code, was packed:
+    fewer than MIN_KEY_LINES of it fitted in what `weak` frees, and declare keeps a file's
+    last code.  Its declaration line now takes that place: a.py shows where its best code is."""
     selection = _only_code_of_each_file_in_the_way(weak_cost=30)  # room for 7 lines
     assert MIN_KEY_LINES > 30 // 5 + 1
+    shown = {c.hit.chunk.name: c for c in selection.chosen}
+    assert set(shown) == {"big", "b1"}
+    assert shown["big"].fidelity is Fidelity.SIGNATURE  # 20 of the 35 tokens `weak` frees
+    assert shown["big"].stepped is StepReason.NO_ROOM
+    assert {d.hit.chunk.name: d.reason for d in selection.dropped} == {"weak": DropReason.DISPLACED}
+    stub = {c.hit.chunk.name: c.fidelity for c in _only_code_of_each_file_in_the_way(9).chosen}
+    assert stub == {"big": Fidelity.STUB, "b1": Fidelity.FULL}  # 14 tokens: its stub, 8
+
+
+def test_a_top_hit_whose_declaration_does_not_fit_leaves_its_files_code_as_it_is() -> None:
+    selection = _only_code_of_each_file_in_the_way(weak_cost=2)  # 7 tokens: not even a stub
     assert {c.hit.chunk.name for c in selection.chosen} == {"weak", "b1"}
     reasons = {d.hit.chunk.name: d.reason for d in selection.dropped}
     assert reasons == {"big": DropReason.BUDGET_FULL}

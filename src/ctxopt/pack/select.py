@@ -332,8 +332,8 @@ class _Budget:
         picked for their score as it takes, weakest first (they were its file's last entries
         showing code, which declare keeps): as make_way lets it in, else as the longest stretch
         of its key lines (or of its first lines, for a task none of its lines names), down to
-        MIN_KEY_LINES, that fits, so that its file still shows code, a better chunk's.  False,
-        and nothing changed, when neither fits."""
+        MIN_KEY_LINES, that fits, so that its file still shows code, a better chunk's; else as
+        its declaration line in their place.  False, and nothing changed, when none fits."""
         if self.make_way(hit):
             return True
         weaker = self._weakest_first(hit)
@@ -354,6 +354,27 @@ class _Budget:
                     gone = weaker[:count]
                     self.dropped.extend(Dropped(c.hit, DropReason.DISPLACED) for c in gone)
                     return True
+        self._restore(saved)
+        return self._declared_in_place_of_its_file(hit, weaker)
+
+    def _declared_in_place_of_its_file(self, hit: ScoredChunk, weaker: list[Choice]) -> bool:
+        """Let in a top hit as its declaration line in place of as few of its file's weaker
+        entries as it takes, weakest first, where not even MIN_KEY_LINES of it fit in what they
+        free: the file shows where the better chunk is rather than the weaker code.  False, and
+        nothing changed, when it does not fit even so."""
+        saved = self._snapshot()
+        for count, entry in enumerate(weaker, start=1):
+            self._take_out(entry)
+            if self.capped(hit):
+                continue
+            declared = self.try_add(
+                hit, PickReason.SCORE, Fidelity.STUB, highest=Fidelity.SIGNATURE, note=False,
+                stepped=StepReason.NO_ROOM,
+            )  # fmt: skip
+            if declared:
+                gone = weaker[:count]
+                self.dropped.extend(Dropped(c.hit, DropReason.DISPLACED) for c in gone)
+                return True
         self._restore(saved)
         return False
 
@@ -635,7 +656,8 @@ def _keep_better_hits(state: _Budget) -> None:
     chunk, best first, goes in as its declaration line in place of as few weaker entries as that
     takes (_Budget.declare): it tells where code the ranking put above the packed code is, for a
     few tokens; where every entry in reach is its file's last code, it takes its own file's
-    weaker entries' place as the key lines that fit (_Budget.in_place_of_its_file).  Whole or
+    weaker entries' place as the key lines that fit, else as its declaration line
+    (_Budget.in_place_of_its_file).  Whole or
     as an excerpt in place of other files' entries it cost lines at 4k and recall on both
     splits (README).  Then each of those chunks shown as its declaration line for
     want of room, best first, shows its key lines instead (pack.key_lines) where its own file's
