@@ -288,11 +288,7 @@ class _Budget:
                 code_entries[entry.hit.chunk.path] -= 1
             if self.spent + MIN_ENTRY > self.options.budget or self.capped(hit):
                 continue
-            declared = self.try_add(
-                hit, PickReason.SCORE, Fidelity.STUB, highest=Fidelity.SIGNATURE, note=False,
-                stepped=StepReason.NO_ROOM,
-            )  # fmt: skip
-            if declared:
+            if self._add_declaration(hit):
                 for c in taken:
                     mine = c.hit.chunk.path == path
                     self.dropped.append(
@@ -367,16 +363,19 @@ class _Budget:
             self._take_out(entry)
             if self.capped(hit):
                 continue
-            declared = self.try_add(
-                hit, PickReason.SCORE, Fidelity.STUB, highest=Fidelity.SIGNATURE, note=False,
-                stepped=StepReason.NO_ROOM,
-            )  # fmt: skip
-            if declared:
+            if self._add_declaration(hit):
                 gone = weaker[:count]
                 self.dropped.extend(Dropped(c.hit, DropReason.DISPLACED) for c in gone)
                 return True
         self._restore(saved)
         return False
+
+    def _add_declaration(self, hit: ScoredChunk) -> bool:
+        """Add a hit left out for room as its signature, else its stub, if one fits."""
+        return self.try_add(
+            hit, PickReason.SCORE, Fidelity.STUB, highest=Fidelity.SIGNATURE, note=False,
+            stepped=StepReason.NO_ROOM,
+        )  # fmt: skip
 
     def show_whole(self, entry: Choice) -> bool:
         """Show an entry stepped down for want of room whole instead, in place of its file's
