@@ -656,12 +656,11 @@ def _keep_better_hits(state: _Budget) -> None:
     takes (_Budget.declare): it tells where code the ranking put above the packed code is, for a
     few tokens; where every entry in reach is its file's last code, it takes its own file's
     weaker entries' place as the key lines that fit, else as its declaration line
-    (_Budget.in_place_of_its_file).  Whole or
-    as an excerpt in place of other files' entries it cost lines at 4k and recall on both
-    splits (README).  Then each of those chunks shown as its declaration line for
-    want of room, best first, shows its key lines instead (pack.key_lines) where its own file's
-    weaker entries free room for them (_Budget.show_key_lines): lines +0.006 / +0.005 / +0.001
-    on the development split (README)."""
+    (_Budget.in_place_of_its_file).  Whole or as an excerpt in place of other files' entries it
+    cost lines at 4k and recall on both splits (README).  Then each of those chunks shown as its
+    declaration line for want of room, best first, shows its key lines instead (pack.key_lines)
+    where its own file's weaker entries free room for them (_Budget.show_key_lines): lines
+    +0.006 / +0.005 / +0.001 on the development split (README)."""
     scores = [c.hit.score for c in state.chosen] + [d.hit.score for d in state.dropped]
     best = heapq.nlargest(TOP_RANKED, scores)
     floor = best[-1] if len(best) == TOP_RANKED else 0.0
