@@ -5,8 +5,17 @@ from __future__ import annotations
 from ctxopt import tokens
 from ctxopt.pack.fit import Fitting, fit_prompt
 from ctxopt.pack.render import RenderInput
-from ctxopt.pack.select import Selection
-from ctxopt.types import Choice, Chunk, ChunkKind, Fidelity, PickReason, ScoredChunk
+from ctxopt.pack.select import TOP_RANKED, Selection
+from ctxopt.types import (
+    Choice,
+    Chunk,
+    ChunkKind,
+    Dropped,
+    DropReason,
+    Fidelity,
+    PickReason,
+    ScoredChunk,
+)
 
 
 def _chunk(path: str, name: str, first: int) -> Chunk:
@@ -36,11 +45,22 @@ BASE = RenderInput(
 FITTING = Fitting(_render_entry, lambda before, after: False, None, False, "relevance", "markdown")
 
 
-def _fitted(chosen: list[Choice], over_by: int) -> list[str]:
-    """The entries kept when the budget is over_by tokens short of the whole rendering."""
-    whole = tokens.count(fit_prompt(BASE, Selection(tuple(chosen), (), 0), 10**6, FITTING)[0])
-    _, _, fitted = fit_prompt(BASE, Selection(tuple(chosen), (), 0), whole - over_by, FITTING)
+def _fitted(chosen: list[Choice], over_by: int, dropped: tuple[Dropped, ...] = ()) -> list[str]:
+    """The entries kept when the budget is over_by tokens short of the whole rendering
+    (dropped: hits the selection turned away, which rank the entries among all hits)."""
+    selection = Selection(tuple(chosen), dropped, 0)
+    whole = tokens.count(fit_prompt(BASE, selection, 10**6, FITTING)[0])
+    _, _, fitted = fit_prompt(BASE, selection, whole - over_by, FITTING)
     return [c.hit.chunk.name for c in fitted.chosen]
+
+
+def _better_hits_turned_away(count: int) -> tuple[Dropped, ...]:
+    """count hits scoring above every entry of the tests, turned away by a cap (not top-ups)."""
+    return tuple(
+        Dropped(_entry(f"c{i}.py", f"better_{i}", 0.95, 1, PickReason.SCORE).hit,
+                DropReason.PER_FILE_CAP)
+        for i in range(count)
+    )  # fmt: skip
 
 
 def test_a_prompt_a_little_over_its_budget_keeps_every_file() -> None:
@@ -71,13 +91,34 @@ def test_a_files_last_entry_goes_when_every_candidate_is_one() -> None:
 
 def test_a_files_declaration_line_goes_before_its_only_code() -> None:
     """A file shown as one chunk's code and another's signature keeps the code (until
-    2026-12-02 the weaker code went, as the file had two entries, leaving a declaration line)."""
+    2026-12-02 the weaker code went, as the file had two entries, leaving a declaration line),
+    where the declared chunk is not among the TOP_RANKED best hits."""
     chosen = [
         _entry("a.py", "best", 0.9, 1, PickReason.LEAD),
         _entry("b.py", "code", 0.3, 1, PickReason.SCORE),
         _signature("b.py", "declared", 0.5, 20),
     ]
-    assert _fitted(chosen, 3) == ["best", "code"]
+    assert _fitted(chosen, 3, _better_hits_turned_away(TOP_RANKED)) == ["best", "code"]
+
+
+def test_a_top_ranked_declaration_stays_and_its_files_weaker_code_goes() -> None:
+    """Issue 18's rule: a top-ranked chunk does not go while a weaker entry of its own file
+    stays (requests at 4k: `Session.request`'s signature went, `Session.__getstate__` stayed)."""
+    chosen = [
+        _entry("a.py", "best", 0.9, 1, PickReason.LEAD),
+        _entry("b.py", "code", 0.3, 1, PickReason.SCORE),
+        _signature("b.py", "declared", 0.5, 20),
+    ]
+    assert _fitted(chosen, 3, _better_hits_turned_away(TOP_RANKED - 3)) == ["best", "declared"]
+
+
+def test_a_top_ranked_entry_without_a_weaker_one_of_its_file_goes_as_before() -> None:
+    chosen = [
+        _entry("a.py", "best", 0.9, 1, PickReason.LEAD),
+        _entry("a.py", "second", 0.4, 20, PickReason.SCORE),
+        _entry("b.py", "alone", 0.3, 1, PickReason.SCORE),
+    ]
+    assert _fitted(chosen, 5) == ["best", "alone"]
 
 
 def _signature(path: str, name: str, score: float, first: int) -> Choice:

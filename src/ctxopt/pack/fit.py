@@ -10,7 +10,7 @@ from ctxopt.index.store import IndexReader
 from ctxopt.pack.overview import structure_overview
 from ctxopt.pack.prompt_tokens import count as count_tokens
 from ctxopt.pack.render import FileGroup, GapCheck, RenderInput, group_by_file, render
-from ctxopt.pack.select import FILE_HEADER, SHOWS_CODE, Render, Selection
+from ctxopt.pack.select import FILE_HEADER, SHOWS_CODE, Render, Selection, top_ranked_floor
 from ctxopt.types import Choice, Dropped, DropReason, Fidelity, PickReason
 
 
@@ -62,8 +62,9 @@ def fit_prompt(
         taken = {c.hit.chunk.id for c in extra}
         dropped = [d for d in dropped if d.hit.chunk.id not in taken]
         prompt, data, used = rendered()
+    floor = top_ranked_floor(chosen, dropped)
     while used > budget and chosen:
-        weakest = _weakest(chosen)
+        weakest = _weakest(chosen, floor)
         chosen.remove(weakest)
         dropped.append(Dropped(weakest.hit, DropReason.FITTING))
         prompt, data, used = rendered()
@@ -76,11 +77,13 @@ def fit_prompt(
     return prompt, data, Selection(tuple(chosen), tuple(dropped), selection.spent)
 
 
-def _weakest(chosen: Sequence[Choice]) -> Choice:
+def _weakest(chosen: Sequence[Choice], top_floor: float) -> Choice:
     """The entry a prompt over its budget drops first: a top-up before the selection's own
     picks, then one picked for its score; of those the lowest-scored, but a file's last entry
     showing code only when every candidate is one, and its last entry of all after that (a few
-    tokens over must not take a file out of the pack, nor leave it a declaration line alone)."""
+    tokens over must not take a file out of the pack, nor leave it a declaration line alone).
+    Issue 18's rule comes before that last wish: a top-ranked hit (scoring top_floor or more)
+    does not go while a weaker entry of its file stays; the weakest of those goes instead."""
     pool = (
         [c for c in chosen if c.why is PickReason.TOP_UP]
         or [c for c in chosen if c.why.by_score]
@@ -94,7 +97,14 @@ def _weakest(chosen: Sequence[Choice]) -> Choice:
         last_code = c.fidelity in SHOWS_CODE and code[path] == 1
         return last_code, entries[path] == 1, c.hit.score, -c.hit.chunk.start_line
 
-    return min(pool, key=key)
+    weakest = min(pool, key=key)
+    if weakest.hit.score < top_floor:
+        return weakest
+    weaker = [
+        c for c in pool
+        if c.hit.chunk.path == weakest.hit.chunk.path and c.hit.score < weakest.hit.score
+    ]  # fmt: skip
+    return min(weaker, key=key) if weaker else weakest
 
 
 def top_up(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -649,6 +649,14 @@ LEFT_OUT = (*TURNED_AWAY_FOR_ROOM, DropReason.PER_FILE_CAP)
 TOP_RANKED = 20  # the ranks issue 18's rule holds for (scripts/bench_selection_rule.py counts it)
 
 
+def top_ranked_floor(chosen: Iterable[Choice], dropped: Iterable[Dropped]) -> float:
+    """The lowest score among the TOP_RANKED best of a selection's entries and drops (0 when
+    there are fewer): the hits issue 18's rule holds for score at least this."""
+    scores = [c.hit.score for c in chosen] + [d.hit.score for d in dropped]
+    best = heapq.nlargest(TOP_RANKED, scores)
+    return best[-1] if len(best) == TOP_RANKED else 0.0
+
+
 def _keep_better_hits(state: _Budget) -> None:
     """Issue 18's rule: none of the ranking's TOP_RANKED best chunks stays out (for room or by
     its file's cap) while a weaker entry of its file picked for its score is packed.  Each such
@@ -661,9 +669,7 @@ def _keep_better_hits(state: _Budget) -> None:
     declaration line for want of room, best first, shows its key lines instead (pack.key_lines)
     where its own file's weaker entries free room for them (_Budget.show_key_lines): lines
     +0.006 / +0.005 / +0.001 on the development split (README)."""
-    scores = [c.hit.score for c in state.chosen] + [d.hit.score for d in state.dropped]
-    best = heapq.nlargest(TOP_RANKED, scores)
-    floor = best[-1] if len(best) == TOP_RANKED else 0.0
+    floor = top_ranked_floor(state.chosen, state.dropped)
     for drop in sorted(
         (d for d in state.dropped if d.reason in LEFT_OUT), key=lambda d: -d.hit.score
     ):
