@@ -6,16 +6,8 @@ from ctxopt import tokens
 from ctxopt.pack.fit import Fitting, fit_prompt
 from ctxopt.pack.render import RenderInput
 from ctxopt.pack.select import TOP_RANKED, Selection
-from ctxopt.types import (
-    Choice,
-    Chunk,
-    ChunkKind,
-    Dropped,
-    DropReason,
-    Fidelity,
-    PickReason,
-    ScoredChunk,
-)
+from ctxopt.types import Choice, Chunk, ChunkKind, Fidelity, PickReason, ScoredChunk
+from ctxopt.types.pack import Dropped, DropReason
 
 
 def _chunk(path: str, name: str, first: int) -> Chunk:
@@ -93,32 +85,24 @@ def test_a_files_declaration_line_goes_before_its_only_code() -> None:
     """A file shown as one chunk's code and another's signature keeps the code (until
     2026-12-02 the weaker code went, as the file had two entries, leaving a declaration line),
     where the declared chunk is not among the TOP_RANKED best hits."""
-    chosen = [
-        _entry("a.py", "best", 0.9, 1, PickReason.LEAD),
-        _entry("b.py", "code", 0.3, 1, PickReason.SCORE),
-        _signature("b.py", "declared", 0.5, 20),
-    ]
+    chosen = _code_beside_a_better_declaration()
     assert _fitted(chosen, 3, _better_hits_turned_away(TOP_RANKED)) == ["best", "code"]
 
 
 def test_a_top_ranked_declaration_stays_and_its_files_weaker_code_goes() -> None:
     """Issue 18's rule: a top-ranked chunk does not go while a weaker entry of its own file
     stays (requests at 4k: `Session.request`'s signature went, `Session.__getstate__` stayed)."""
-    chosen = [
+    chosen = _code_beside_a_better_declaration()
+    assert _fitted(chosen, 3, _better_hits_turned_away(TOP_RANKED - 3)) == ["best", "declared"]
+
+
+def _code_beside_a_better_declaration() -> list[Choice]:
+    """b.py shows one chunk's code and a better-scored chunk's signature."""
+    return [
         _entry("a.py", "best", 0.9, 1, PickReason.LEAD),
         _entry("b.py", "code", 0.3, 1, PickReason.SCORE),
         _signature("b.py", "declared", 0.5, 20),
     ]
-    assert _fitted(chosen, 3, _better_hits_turned_away(TOP_RANKED - 3)) == ["best", "declared"]
-
-
-def test_a_top_ranked_entry_without_a_weaker_one_of_its_file_goes_as_before() -> None:
-    chosen = [
-        _entry("a.py", "best", 0.9, 1, PickReason.LEAD),
-        _entry("a.py", "second", 0.4, 20, PickReason.SCORE),
-        _entry("b.py", "alone", 0.3, 1, PickReason.SCORE),
-    ]
-    assert _fitted(chosen, 5) == ["best", "alone"]
 
 
 def _signature(path: str, name: str, score: float, first: int) -> Choice:
