@@ -81,3 +81,27 @@ def test_shows_code_tells_markers_from_code() -> None:
     assert not shows_code("// ... lines 3-13 elided")
     assert not shows_code("\n  # ... line 4 elided\n")
     assert shows_code("type A struct {\n// ... lines 2-4 elided")
+
+
+MANY_PARAMETERS = (
+    "def request(\n    self,\n"
+    + "".join(f"    option_{i}: dict[str, int] | None = None,\n" for i in range(12))
+    + ") -> Response:\n    return send(self)\n"
+)
+
+
+def test_a_long_signatures_stub_ends_after_a_whole_parameter() -> None:
+    """A stub clipped to about 200 characters ends on a parameter's comma and " ...", not in
+    the middle of a type (requests' `Session.request` of 15 parameters ended on `| None `)."""
+    chunk = named("s.py", MANY_PARAMETERS, "python", "request")
+    stub, _ = make_renderer("none")(chunk, Fidelity.STUB)
+    assert stub.startswith("def request(") and stub.endswith(", ...")
+    assert len(stub) <= 210
+    last = stub.removesuffix(", ...").rsplit("option_", 1)[1]
+    assert last.endswith("dict[str, int] | None = None")  # the last parameter shown is whole
+
+
+def test_a_short_stub_is_the_whole_signature() -> None:
+    chunk = named("a.py", PY_FUNCTION, "python", "fetch")
+    stub, _ = make_renderer("none")(chunk, Fidelity.STUB)
+    assert "..." not in stub and "retries" in stub

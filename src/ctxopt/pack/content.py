@@ -50,8 +50,29 @@ def chunk_content(
         return signature_content(chunk)
     if fidelity == Fidelity.STUB:
         line = chunk.signature or next((ln for ln in chunk.text.splitlines() if ln.strip()), "")
-        return line.strip()[:200]
+        return clipped_stub(line.strip())
     return ""
+
+
+STUB_CHARS = 200  # a stub longer than this (a signature of many parameters) is clipped
+
+
+def clipped_stub(line: str) -> str:
+    """A stub of at most about STUB_CHARS characters: a longer one ends after its last whole
+    parameter in reach (a comma outside any brackets but the parameter list's) with " ..." for
+    the rest, not in the middle of a type."""
+    if len(line) <= STUB_CHARS:
+        return line
+    depth, cut = 0, -1
+    for at, char in enumerate(line[:STUB_CHARS]):
+        if char in "([{<":
+            depth += 1
+        elif char in ")]}>" and depth:
+            depth -= 1
+        elif char == "," and depth <= 1:
+            cut = at
+    head = line[: cut + 1] if cut > STUB_CHARS // 2 else line[:STUB_CHARS].rstrip()
+    return head + " ..."
 
 
 def signature_content(chunk: Chunk) -> str:
