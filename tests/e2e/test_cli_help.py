@@ -6,6 +6,7 @@ Commands are read from the typer app, so a command registered later is checked t
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -120,3 +121,25 @@ def test_a_usage_error_points_at_the_command_help(cli: CliRunner) -> None:
     done = cli("pack")
     assert done.code == 2
     assert done.err.strip() == "ctxopt: error: Missing argument 'TASK'. (see `ctxopt pack --help`)"
+
+
+@pytest.mark.parametrize("command", ["pack", "query"])
+def test_a_task_that_starts_with_a_dash_is_told_how_to_pass_it(
+    cli: CliRunner, command: str
+) -> None:
+    """A task such as "--exec panics on ..." is not an unknown option: the error says to
+    pass it after `--`, and that way it is taken as the task."""
+    task = "--exec with two placeholders panics"
+    done = cli(command, task, "--json")
+    assert done.code == 2
+    error = json.loads(done.out)["error"]
+    assert error["kind"] == "usage"
+    assert f"after `--`: ctxopt {command} [OPTIONS] -- '{task}'" in error["message"]
+    assert "No such option" not in done.err and len(done.err.strip().splitlines()) == 1
+
+
+def test_an_unknown_option_without_a_space_is_still_an_unknown_option(cli: CliRunner) -> None:
+    done = cli("pack", "fix it", "--bugdet", "3")
+    assert done.code == 2
+    assert "No such option: --bugdet" in done.err and "--budget" in done.err
+    assert "after `--`" not in done.err

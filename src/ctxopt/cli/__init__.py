@@ -93,6 +93,19 @@ def _help_of(exc: Exception, args: list[str]) -> str:
     return f"ctxopt {args[0]}" if args and args[0] in COMMANDS else "ctxopt"
 
 
+def _usage_message(exc: typer.TyperException, where: str) -> str:
+    """A usage error's message and where the help is; an "option" with a space in it is a
+    text that starts with "-" (a task such as "--exec panics on ..."): how to pass it."""
+    option = getattr(exc, "option_name", None)
+    if isinstance(option, str) and any(c.isspace() for c in option):
+        return (
+            f"{option!r} is not an option; a text that starts with '-' goes last, after `--`:"
+            f" {where} [OPTIONS] -- {option!r}"
+        )
+    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    return f"{message} (see `{where} --help`)"
+
+
 def main() -> None:
     """Entry point: expected errors become one line on stderr and a non-zero exit; a reader
     that closes stdout early ends the run silently with exit 0; bare `ctxopt` is `--help`."""
@@ -116,7 +129,7 @@ def main() -> None:
         _fail(args, exc.kind, str(exc), exc.exit_code)
     except typer.TyperException as exc:  # usage errors: one line, and where the help is
         where = _help_of(exc, args)
-        _fail(args, "usage", f"{exc.format_message()} (see `{where} --help`)", exc.exit_code)
+        _fail(args, "usage", _usage_message(exc, where), exc.exit_code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:
