@@ -26,8 +26,9 @@ def touched_chunks(
 
 
 # the order the touched chunks go in, so that a change too big for the budget shows its code
-# first: code, tests, configuration and other files, docs, then changelogs and release notes
-_RANKS = {Secondary.TEST: 1, Secondary.DOCS: 3, Secondary.HISTORY: 4}
+# first: code, tests, configuration and other files (tooling among them), docs, then
+# changelogs and release notes
+_RANKS = {Secondary.TEST: 1, Secondary.TOOLING: 2, Secondary.DOCS: 3, Secondary.HISTORY: 4}
 
 
 def _role_rank(chunk: Chunk) -> int:

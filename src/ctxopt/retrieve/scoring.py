@@ -13,7 +13,7 @@ from ctxopt.embed.base import MINILM_NAME
 from ctxopt.languages import TEXT, detect_language, named_in_task
 from ctxopt.languages.naming import subject_stem
 from ctxopt.retrieve.candidates import Candidate
-from ctxopt.retrieve.secondary import SECONDARY_FACTORS, secondary_class
+from ctxopt.retrieve.secondary import SECONDARY_FACTORS, Secondary, secondary_class
 from ctxopt.terms import split_identifier
 from ctxopt.types import Chunk, Entities, Intent, IntentType, ScoredChunk
 
@@ -76,6 +76,7 @@ class ScoringContext:
     newest_commit: int
     languages: frozenset[str]  # languages the task mentions
     secondary_wanted: bool  # the task is about tests or docs
+    tooling_wanted: bool = False  # the task is about CI, linters, bundlers (Secondary.TOOLING)
     history: Mapping[str, float] = field(default_factory=dict)  # file -> 0..1
     # Names and bare file names of the task that the index has many of (`main`, `main.rs`):
     # they point at none of them (see vague_mentions).
@@ -282,7 +283,7 @@ def score_candidates(
             contributions["outline_penalty"] = round(-score * (1 - OUTLINE_FACTOR), 5)
             score *= OUTLINE_FACTOR
         secondary = secondary_class(candidate.chunk)
-        if secondary is not None and not ctx.secondary_wanted:
+        if secondary is not None and not _wanted(secondary, ctx):
             factor = SECONDARY_FACTORS[secondary]
             contributions["secondary_penalty"] = round(-score * (1 - factor), 5)
             score *= factor
@@ -299,6 +300,11 @@ def score_candidates(
             memo[candidate.chunk.id] = (signals, hit)
     scored.sort(key=lambda s: (-s.score, s.chunk.path, s.chunk.start_line))
     return scored
+
+
+def _wanted(secondary: Secondary, ctx: ScoringContext) -> bool:
+    """The task is about chunks of this class, so they keep their score."""
+    return ctx.tooling_wanted if secondary is Secondary.TOOLING else ctx.secondary_wanted
 
 
 def penalty_factor(hit: ScoredChunk) -> float:

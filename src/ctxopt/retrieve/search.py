@@ -29,6 +29,7 @@ from ctxopt.retrieve.scoring import (
     same_file,
     score_candidates,
 )
+from ctxopt.retrieve.secondary import TOOLING_TASK, is_tooling_path
 from ctxopt.retrieve.task_text import ranked_text
 from ctxopt.retrieve.tuned import ranking_view
 from ctxopt.retrieve.windows import (
@@ -222,6 +223,7 @@ def rank(
         newest_commit=max((r.commit_time for r in files.values()), default=0),
         languages=mentioned_languages(entities, task),
         secondary_wanted=intent.type == IntentType.TEST or _names_docs(entities),
+        tooling_wanted=_names_tooling(task, entities),
         history=_history(task, reader, files) if weights.get("history", 0.0) > 0 else {},
         vague=vague_mentions(entities, named, files),
         tails=tail_matches(entities.paths, files),
@@ -325,6 +327,10 @@ def _names_docs(entities: Entities) -> bool:
     return bool(DOC_WORDS.intersection(entities.words)) or any(
         is_doc_path(p) for p in entities.paths
     )
+
+
+def _names_tooling(task: str, entities: Entities) -> bool:
+    return TOOLING_TASK.search(task) is not None or any(is_tooling_path(p) for p in entities.paths)
 
 
 def _task_embedder(name: str, cache_dir: Path) -> Embed:

@@ -1,5 +1,6 @@
-"""Chunks that rank below code unless the task is about them: tests, documentation, and
-the history of a project (changelogs, release notes), each with its own factor (pure)."""
+"""Chunks that rank below code unless the task is about them: tests, documentation, the
+history of a project (changelogs, release notes) and its tooling (CI, linter and bundler
+configuration), each with its own factor (pure)."""
 
 from __future__ import annotations
 
@@ -19,12 +20,14 @@ class Secondary(str, Enum):
     TEST = "test"
     DOCS = "docs"  # prose: Markdown, reStructuredText, text; anything under a docs folder
     HISTORY = "history"  # changelogs, release notes, news: what changed, not the code
+    TOOLING = "tooling"  # CI, linters, formatters, bundlers, task runners: how it is built
 
 
 SECONDARY_FACTORS: dict[Secondary, float] = {
     Secondary.TEST: 0.8,
     Secondary.DOCS: 0.7,
     Secondary.HISTORY: 0.6,
+    Secondary.TOOLING: 0.7,
 }
 
 _HISTORY = re.compile(
@@ -35,6 +38,22 @@ _HISTORY = re.compile(
 HISTORY_DIRS = frozenset({"changelog", "changes", "changelogs", "release-notes", "releases"})
 DOC_DIRS = frozenset({"doc", "docs", "documentation", "man", "site", "website"})
 DOC_EXTENSIONS = frozenset({".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc", ".textile"})
+# A dot-named file or folder (`.eslintrc.js`, `.github/workflows/ci.yml`, `.storybook/main.ts`)
+# configures a tool; so do `*.config.js`, `*.conf.js` and the task runners' and CI's own files.
+_TOOLING_NAME = re.compile(
+    r"^(\..+|.+\.(config|conf)\.[cm]?[jt]sx?|(grunt|gulp|jake|danger)file\.[cm]?[jt]s"
+    r"|noxfile\.py|tox\.ini|(appveyor|azure-pipelines|codecov)\.ya?ml|renovate\.json5?"
+    r"|jenkinsfile)$",
+    re.I,
+)
+# Words that make a task about the project's tooling, so that its files keep their rank.
+TOOLING_TASK = re.compile(
+    r"\b(ci|cd|lint\w*|eslint|prettier|formatt\w*|workflows?|github|actions?|travis|circleci"
+    r"|appveyor|build\w*|bundl\w*|configs?|configur\w*|tsconfig|webpack|rollup|vite|babel"
+    r"|jest|karma|tox|nox|pre-commit|hooks?|coverage|codecov|renovate|dependabot|deps"
+    r"|dependenc\w*|devcontainer|editorconfig|gitignore|husky|release|publish\w*)\b",
+    re.I,
+)
 
 
 def secondary_class(chunk: Chunk) -> Secondary | None:
@@ -56,4 +75,15 @@ def _secondary_class(path: str, language: str, kind: ChunkKind) -> Secondary | N
         return Secondary.DOCS
     if not code and (folders & DOC_DIRS or pure.suffix.lower() in DOC_EXTENSIONS):
         return Secondary.DOCS  # code under docs/ (examples) stays code
+    if is_tooling_path(path):
+        return Secondary.TOOLING
     return None
+
+
+def is_tooling_path(path: str) -> bool:
+    """The path is a tool's configuration: dot-named, in a dot-named folder, `*.config.js`..."""
+    parts = PurePosixPath(path).parts
+    return bool(parts) and (
+        any(p.startswith(".") and p not in (".", "..") for p in parts[:-1])
+        or _TOOLING_NAME.match(parts[-1]) is not None
+    )
