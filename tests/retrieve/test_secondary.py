@@ -1,4 +1,4 @@
-"""Changelogs, docs and tests rank below code unless the task is about them."""
+"""Changelogs, docs, tests and tool configuration rank below code unless the task is about them."""
 
 from __future__ import annotations
 
@@ -21,6 +21,13 @@ SAMPLES = {
     "docs/examples/session.py": "def refresh_session(cookie):\n    return cookie\n",
     "src/sessions.py": "def refresh_session(cookie):\n    return cookie\n",
     "tests/test_sessions.py": "def test_refresh_session():\n    assert True\n",
+    ".prettierrc.js": "module.exports = { singleQuote: true, sessionCookie: false };\n",
+    "vite.config.ts": "export default { build: { sessionCookie: true } };\n",
+    "karma.conf.js": "module.exports = function (config) { config.set({}); };\n",
+    ".github/workflows/ci.yml": "name: ci\non: push\njobs:\n  test:\n    runs-on: x\n",
+    "docs/.vitepress/config.ts": "export default { title: 'sessions' };\n",
+    "src/config.ts": "export const sessionCookie = { refresh: true };\n",
+    "Gruntfile.js": "module.exports = function (grunt) { grunt.initConfig({}); };\n",
 }
 EXPECTED = {
     "CHANGES.rst": Secondary.HISTORY,
@@ -30,6 +37,13 @@ EXPECTED = {
     "docs/examples/session.py": None,  # code under docs/ is still code
     "src/sessions.py": None,
     "tests/test_sessions.py": Secondary.TEST,
+    ".prettierrc.js": Secondary.TOOLING,
+    "vite.config.ts": Secondary.TOOLING,
+    "karma.conf.js": Secondary.TOOLING,
+    ".github/workflows/ci.yml": Secondary.TOOLING,
+    "docs/.vitepress/config.ts": Secondary.TOOLING,  # code under docs/, but in a tool's folder
+    "src/config.ts": None,  # the product's configuration is code
+    "Gruntfile.js": Secondary.TOOLING,
 }
 
 
@@ -54,3 +68,20 @@ def test_history_ranks_below_docs_below_code() -> None:
     wanted = ScoringContext(**{**ctx.__dict__, "secondary_wanted": True})
     scores = {h.chunk.path: h.score for h in score_candidates(pool, wanted, DEFAULT_WEIGHTS)}
     assert scores["CHANGES.rst"] == scores["docs/api.md"]  # a task about docs: no penalty
+
+
+def test_tool_configuration_ranks_below_code_unless_the_task_names_tooling() -> None:
+    task = "session cookie is not refreshed"
+    entities = extract_entities(task)
+    ctx = ScoringContext(entities, detect_intent(task, entities), {}, 0, frozenset(), True)
+    paths = [".prettierrc.js", "src/config.ts"]
+    pool = [Candidate(first_chunk(p), lexical_rank=1, lexical_score=5.0) for p in paths]
+    # a task about tests or docs (secondary_wanted) still has the tool's file rank below code
+    ranked = score_candidates(pool, ctx, DEFAULT_WEIGHTS)
+    assert [h.chunk.path for h in ranked] == ["src/config.ts", ".prettierrc.js"]
+    assert ranked[1].factors["secondary_penalty"] < 0
+    wanted = ScoringContext(**{**ctx.__dict__, "tooling_wanted": True})
+    assert all(
+        "secondary_penalty" not in h.factors
+        for h in score_candidates(pool, wanted, DEFAULT_WEIGHTS)
+    )
