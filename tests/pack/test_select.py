@@ -1,6 +1,6 @@
 from dataclasses import replace
 
-from ctxopt.pack.duplicates import near_duplicates
+from ctxopt.pack.duplicates import copies_accounted, near_duplicates
 from ctxopt.pack.key_lines import KEY_LINES, key_terms
 from ctxopt.pack.select import (
     FILE_HEADER,
@@ -421,6 +421,46 @@ def test_a_file_shown_whole_keeps_its_copy_of_a_chunk_another_file_duplicates() 
     assert [(d.hit.chunk.path, d.reason) for d in chosen.dropped] == [
         ("single/all.hpp", DropReason.NEAR_DUPLICATE)
     ]
+
+
+def _copy_capped(budget: int, cap: int = 1) -> Selection:
+    """A generated header's copy of operator== scores above the source's own, but the
+    header's cap of one chunk is taken by a better chunk of it."""
+    body = "\n".join(f"compare_{i} = rhs_{i}" for i in range(20))
+    best = hit("single/all.hpp", "parse", 0.95, 60)
+    generated = _copied("single/all.hpp", "operator==", 0.9, body)
+    source = _copied("src/pointer.hpp", "operator==", 0.8, body + "\n")
+    options = SelectOptions(budget=budget, max_chunks_per_file=cap, strict_cap=True)
+    return select([best, generated, source], options, fake_render)
+
+
+def test_a_chunk_its_files_cap_turns_away_goes_in_as_its_copy_in_another_file() -> None:
+    chosen = _copy_capped(1000)
+    assert [(c.hit.chunk.path, c.hit.chunk.name, c.why) for c in chosen.chosen] == [
+        ("single/all.hpp", "parse", PickReason.LEAD),
+        ("src/pointer.hpp", "operator==", PickReason.SCORE),
+    ]
+    assert [(d.hit.chunk.path, d.reason) for d in chosen.dropped] == [
+        ("single/all.hpp", DropReason.PER_FILE_CAP)
+    ]
+
+
+def test_a_copy_whose_twin_is_left_out_is_not_said_to_be_a_duplicate_of_a_kept_chunk() -> None:
+    full = _copy_capped(60 + FILE_HEADER + 3)  # room for the best chunk alone
+    assert [c.hit.chunk.name for c in full.chosen] == ["parse"]
+    drops = {d.hit.chunk.path: d for d in full.dropped if d.hit.chunk.name == "operator=="}
+    assert drops["src/pointer.hpp"].reason is DropReason.NEAR_DUPLICATE  # as select leaves it
+    twin = drops["src/pointer.hpp"].twin
+    assert twin == "single/all.hpp:operator==" and drops["single/all.hpp"].reason is not (
+        DropReason.NEAR_DUPLICATE
+    )
+    accounted = copies_accounted(full.chosen, full.dropped)
+    by_path = {d.hit.chunk.path: d for d in accounted if d.hit.chunk.name == "operator=="}
+    assert by_path["src/pointer.hpp"].reason is DropReason.COPY_LEFT_OUT
+    assert by_path["src/pointer.hpp"].text == "near-duplicate of a chunk left out too"
+    assert by_path["single/all.hpp"] == drops["single/all.hpp"]
+    kept = copies_accounted(_copy_capped(1000, cap=2).chosen, full.dropped)  # its twin chosen
+    assert DropReason.COPY_LEFT_OUT not in {d.reason for d in kept}
 
 
 def test_a_focus_file_too_big_to_show_whole_is_not_shown_as_its_uncopied_rest() -> None:

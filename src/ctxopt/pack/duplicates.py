@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from ctxopt.types import ScoredChunk
+from ctxopt.types import Choice, Dropped, DropReason, ScoredChunk
 
 DUPLICATE_SIMILARITY = 0.9
 
@@ -68,3 +68,16 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if len(small) / len(large) < DUPLICATE_SIMILARITY:
         return 0.0
     return len(small & large) / len(small | large)
+
+
+def copies_accounted(chosen: Iterable[Choice], dropped: Iterable[Dropped]) -> tuple[Dropped, ...]:
+    """The drops with each near-duplicate whose twin is not chosen (turned away for room, made
+    way for a better chunk, fitted out) dropped as COPY_LEFT_OUT: no copy of that text is
+    packed, so `--explain` does not say one was kept instead."""
+    kept = {c.hit.chunk.id for c in chosen}
+    return tuple(
+        Dropped(d.hit, DropReason.COPY_LEFT_OUT, twin=d.twin)
+        if d.reason is DropReason.NEAR_DUPLICATE and d.twin not in kept
+        else d
+        for d in dropped
+    )

@@ -472,8 +472,14 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     state = _Budget(options, render)
     pending = [h for h in hits if h.chunk.id not in duplicates]
     state.dropped.extend(
-        Dropped(h, DropReason.NEAR_DUPLICATE) for h in hits if h.chunk.id in duplicates
+        Dropped(h, DropReason.NEAR_DUPLICATE, twin=duplicates[h.chunk.id])
+        for h in hits
+        if h.chunk.id in duplicates
     )
+    copies: dict[str, list[ScoredChunk]] = {}  # a kept chunk's id -> its near-duplicates
+    for h in hits:
+        if h.chunk.id in duplicates:
+            copies.setdefault(duplicates[h.chunk.id], []).append(h)
     top_score = max((h.score for h in pending), default=0.0)
     _add_named(state, [h for h in pending if h.named_by_task], top_score)
     _add_whole_files(state, [h for h in pending if not h.named_by_task], whole)
@@ -499,6 +505,7 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
                 state.dropped.append(
                     Dropped(best, DropReason.PER_FILE_CAP, options.max_chunks_per_file)
                 )
+                _add_a_copy(state, best, copies.get(best.chunk.id, ()))
         else:
             state.try_add(best, PickReason.SCORE)
     if options.displace:
@@ -507,6 +514,20 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     if not options.strict_cap:
         _fill_leftover(state, position)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
+
+
+def _add_a_copy(state: _Budget, capped: ScoredChunk, copies: Sequence[ScoredChunk]) -> None:
+    """A chunk its file's cap turned away is shown as its best near-duplicate in another file
+    that has room (a generated single header's copy capped, its source file's own): the copy
+    takes its place as a hit picked for its score, and the other copies are its duplicates."""
+    for copy in copies:
+        if not state.capped(copy) and state.try_add(copy, PickReason.SCORE, note=False):
+            state.dropped = [
+                replace(d, twin=copy.chunk.id) if d.twin == capped.chunk.id else d
+                for d in state.dropped
+                if d.hit.chunk.id != copy.chunk.id
+            ]
+            return
 
 
 def _shown_whole(hits: Sequence[ScoredChunk], options: SelectOptions) -> frozenset[str]:
