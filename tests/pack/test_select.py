@@ -1,6 +1,6 @@
 from dataclasses import replace
 
-from ctxopt.pack.duplicates import copies_accounted, near_duplicates
+from ctxopt.pack.duplicates import copies_accounted, copy_holders, near_duplicates
 from ctxopt.pack.key_lines import KEY_LINES, key_terms
 from ctxopt.pack.select import (
     FILE_HEADER,
@@ -461,6 +461,40 @@ def test_a_copy_whose_twin_is_left_out_is_not_said_to_be_a_duplicate_of_a_kept_c
     assert by_path["single/all.hpp"] == drops["single/all.hpp"]
     kept = copies_accounted(_copy_capped(1000, cap=2).chosen, full.dropped)  # its twin chosen
     assert DropReason.COPY_LEFT_OUT not in {d.reason for d in kept}
+
+
+def _texts(name: str) -> str:
+    return "\n".join(f"{name}_{i} = compare({name}, rhs_{i})" for i in range(20))
+
+
+def test_a_generated_header_s_copies_go_and_their_sources_chunks_stay() -> None:
+    """single/all.hpp holds copies of chunks of three source files, each scored above its
+    source's own: the sources' copies are the ones packed."""
+    sources = [_copied(f"src/{n}.hpp", n, 0.5 - i / 10, _texts(n)) for i, n in enumerate("abc")]
+    header = [_copied("single/all.hpp", n, 0.9 - i / 10, _texts(n)) for i, n in enumerate("abc")]
+    hits = [*header, *sources]
+    assert copy_holders(hits, near_duplicates(hits)) == {"single/all.hpp"}
+    chosen = select(hits, SelectOptions(budget=1000), fake_render)
+    assert sorted(c.hit.chunk.path for c in chosen.chosen) == [f"src/{n}.hpp" for n in "abc"]
+    assert {(d.hit.chunk.path, d.reason) for d in chosen.dropped} == {
+        ("single/all.hpp", DropReason.NEAR_DUPLICATE)
+    }
+
+
+def test_a_text_in_many_files_makes_none_of_them_a_copy() -> None:
+    """A licence header in five files, or a snippet copied out into four examples: the best
+    scored copy is kept, as for any near-duplicate."""
+    licence = [
+        _copied(f"src/m{i}.hpp", "licence", 0.9 - i / 10, _texts("licence")) for i in range(5)
+    ]
+    snippet = [
+        _copied(f"examples/e{i}.py", "snippet", 0.8 - i / 10, _texts("snip")) for i in range(4)
+    ]
+    source = _copied("src/snippet.py", "snippet", 0.3, _texts("snip"))
+    hits = [*licence, *snippet, source]
+    assert copy_holders(hits, near_duplicates(hits)) == frozenset()
+    chosen = select(hits, SelectOptions(budget=1000), fake_render)
+    assert sorted(c.hit.chunk.path for c in chosen.chosen) == ["examples/e0.py", "src/m0.hpp"]
 
 
 def test_a_focus_file_too_big_to_show_whole_is_not_shown_as_its_uncopied_rest() -> None:

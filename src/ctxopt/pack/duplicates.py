@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ctxopt.types import Choice, Dropped, DropReason, ScoredChunk
 
@@ -59,6 +59,27 @@ def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
             holding.setdefault(line, []).append(len(kept))
         kept.append((hit, lines))
     return duplicate_of
+
+
+COPY_GROUP_FILES = 3  # a text in more files than this is boilerplate or copied out, not in
+COPY_SOURCES = 3  # a file holding copies of chunks of this many other files is a copy of them
+
+
+def copy_holders(hits: Sequence[ScoredChunk], duplicate_of: Mapping[str, str]) -> frozenset[str]:
+    """Files that hold near-copies of chunks of COPY_SOURCES or more other files (a generated
+    single header, an amalgamation, a vendored old version): their copy of a text is the one
+    to drop.  Only texts in at most COPY_GROUP_FILES files count, so a licence header in
+    every file, or a snippet copied out into many examples, makes no file a copy."""
+    path = {h.chunk.id: h.chunk.path for h in hits}
+    groups: dict[str, set[str]] = {}
+    for copy, kept in duplicate_of.items():
+        groups.setdefault(kept, {path[kept]}).add(path[copy])
+    partners: dict[str, set[str]] = {}
+    for files in groups.values():
+        if 1 < len(files) <= COPY_GROUP_FILES:
+            for one in files:
+                partners.setdefault(one, set()).update(files - {one})
+    return frozenset(f for f, others in partners.items() if len(others) >= COPY_SOURCES)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ctxopt.languages.naming import is_test_path
-from ctxopt.pack.duplicates import near_duplicates
+from ctxopt.pack.duplicates import copy_holders, near_duplicates
 from ctxopt.pack.key_lines import KEY_LINES, key_lines, lines_to_show
 from ctxopt.retrieve.companions import companion_tests
 from ctxopt.types import (
@@ -468,7 +468,7 @@ def _down_to(lowest: Fidelity) -> tuple[Fidelity, ...]:
 def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) -> Selection:
     """Fill the budget: mandatory chunks, used types, then the rest by priority."""
     whole = _shown_whole(hits, options)
-    duplicates = near_duplicates(sorted(hits, key=lambda h: h.chunk.path not in whole))
+    duplicates = _near_duplicates(hits, whole)
     state = _Budget(options, render)
     pending = [h for h in hits if h.chunk.id not in duplicates]
     state.dropped.extend(
@@ -514,6 +514,19 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     if not options.strict_cap:
         _fill_leftover(state, position)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
+
+
+def _near_duplicates(hits: Sequence[ScoredChunk], whole: frozenset[str]) -> dict[str, str]:
+    """Near-duplicates of chunks kept before them: a file shown whole keeps its copy of a
+    text, then a file that is not a copy of others (duplicates.copy_holders), then the best."""
+    ordered = sorted(hits, key=lambda h: h.chunk.path not in whole)
+    duplicates = near_duplicates(ordered)
+    holders = copy_holders(ordered, duplicates)
+    if not holders:
+        return duplicates
+    return near_duplicates(
+        sorted(ordered, key=lambda h: (h.chunk.path not in whole, h.chunk.path in holders))
+    )
 
 
 def _add_a_copy(state: _Budget, capped: ScoredChunk, copies: Sequence[ScoredChunk]) -> None:
