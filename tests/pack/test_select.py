@@ -1,6 +1,6 @@
 from dataclasses import replace
 
-from ctxopt.pack.duplicates import near_duplicates
+from ctxopt.pack.duplicates import copies_accounted, copy_holders, near_duplicates
 from ctxopt.pack.key_lines import KEY_LINES, key_terms
 from ctxopt.pack.select import (
     FILE_HEADER,
@@ -421,6 +421,80 @@ def test_a_file_shown_whole_keeps_its_copy_of_a_chunk_another_file_duplicates() 
     assert [(d.hit.chunk.path, d.reason) for d in chosen.dropped] == [
         ("single/all.hpp", DropReason.NEAR_DUPLICATE)
     ]
+
+
+def _copy_capped(budget: int, cap: int = 1) -> Selection:
+    """A generated header's copy of operator== scores above the source's own, but the
+    header's cap of one chunk is taken by a better chunk of it."""
+    body = "\n".join(f"compare_{i} = rhs_{i}" for i in range(20))
+    best = hit("single/all.hpp", "parse", 0.95, 60)
+    generated = _copied("single/all.hpp", "operator==", 0.9, body)
+    source = _copied("src/pointer.hpp", "operator==", 0.8, body + "\n")
+    options = SelectOptions(budget=budget, max_chunks_per_file=cap, strict_cap=True)
+    return select([best, generated, source], options, fake_render)
+
+
+def test_a_chunk_its_files_cap_turns_away_goes_in_as_its_copy_in_another_file() -> None:
+    chosen = _copy_capped(1000)
+    assert [(c.hit.chunk.path, c.hit.chunk.name, c.why) for c in chosen.chosen] == [
+        ("single/all.hpp", "parse", PickReason.LEAD),
+        ("src/pointer.hpp", "operator==", PickReason.SCORE),
+    ]
+    assert [(d.hit.chunk.path, d.reason) for d in chosen.dropped] == [
+        ("single/all.hpp", DropReason.PER_FILE_CAP)
+    ]
+
+
+def test_a_copy_whose_twin_is_left_out_is_not_said_to_be_a_duplicate_of_a_kept_chunk() -> None:
+    full = _copy_capped(60 + FILE_HEADER + 3)  # room for the best chunk alone
+    assert [c.hit.chunk.name for c in full.chosen] == ["parse"]
+    drops = {d.hit.chunk.path: d for d in full.dropped if d.hit.chunk.name == "operator=="}
+    assert drops["src/pointer.hpp"].reason is DropReason.NEAR_DUPLICATE  # as select leaves it
+    twin = drops["src/pointer.hpp"].twin
+    assert twin == "single/all.hpp:operator==" and drops["single/all.hpp"].reason is not (
+        DropReason.NEAR_DUPLICATE
+    )
+    accounted = copies_accounted(full.chosen, full.dropped)
+    by_path = {d.hit.chunk.path: d for d in accounted if d.hit.chunk.name == "operator=="}
+    assert by_path["src/pointer.hpp"].reason is DropReason.COPY_LEFT_OUT
+    assert by_path["src/pointer.hpp"].text == "near-duplicate of a chunk left out too"
+    assert by_path["single/all.hpp"] == drops["single/all.hpp"]
+    kept = copies_accounted(_copy_capped(1000, cap=2).chosen, full.dropped)  # its twin chosen
+    assert DropReason.COPY_LEFT_OUT not in {d.reason for d in kept}
+
+
+def _texts(name: str) -> str:
+    return "\n".join(f"{name}_{i} = compare({name}, rhs_{i})" for i in range(20))
+
+
+def test_a_generated_header_s_copies_go_and_their_sources_chunks_stay() -> None:
+    """single/all.hpp holds copies of chunks of three source files, each scored above its
+    source's own: the sources' copies are the ones packed."""
+    sources = [_copied(f"src/{n}.hpp", n, 0.5 - i / 10, _texts(n)) for i, n in enumerate("abc")]
+    header = [_copied("single/all.hpp", n, 0.9 - i / 10, _texts(n)) for i, n in enumerate("abc")]
+    hits = [*header, *sources]
+    assert copy_holders(hits, near_duplicates(hits)) == {"single/all.hpp"}
+    chosen = select(hits, SelectOptions(budget=1000), fake_render)
+    assert sorted(c.hit.chunk.path for c in chosen.chosen) == [f"src/{n}.hpp" for n in "abc"]
+    assert {(d.hit.chunk.path, d.reason) for d in chosen.dropped} == {
+        ("single/all.hpp", DropReason.NEAR_DUPLICATE)
+    }
+
+
+def test_a_text_in_many_files_makes_none_of_them_a_copy() -> None:
+    """A licence header in five files, or a snippet copied out into four examples: the best
+    scored copy is kept, as for any near-duplicate."""
+    licence = [
+        _copied(f"src/m{i}.hpp", "licence", 0.9 - i / 10, _texts("licence")) for i in range(5)
+    ]
+    snippet = [
+        _copied(f"examples/e{i}.py", "snippet", 0.8 - i / 10, _texts("snip")) for i in range(4)
+    ]
+    source = _copied("src/snippet.py", "snippet", 0.3, _texts("snip"))
+    hits = [*licence, *snippet, source]
+    assert copy_holders(hits, near_duplicates(hits)) == frozenset()
+    chosen = select(hits, SelectOptions(budget=1000), fake_render)
+    assert sorted(c.hit.chunk.path for c in chosen.chosen) == ["examples/e0.py", "src/m0.hpp"]
 
 
 def test_a_focus_file_too_big_to_show_whole_is_not_shown_as_its_uncopied_rest() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from ctxopt.types import ScoredChunk
+from ctxopt.types import Choice, Dropped, DropReason, ScoredChunk
 
 DUPLICATE_SIMILARITY = 0.9
 
@@ -61,6 +61,27 @@ def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
     return duplicate_of
 
 
+COPY_GROUP_FILES = 3  # a text in more files than this is boilerplate or copied out, not in
+COPY_SOURCES = 3  # a file holding copies of chunks of this many other files is a copy of them
+
+
+def copy_holders(hits: Sequence[ScoredChunk], duplicate_of: Mapping[str, str]) -> frozenset[str]:
+    """Files that hold near-copies of chunks of COPY_SOURCES or more other files (a generated
+    single header, an amalgamation, a vendored old version): their copy of a text is the one
+    to drop.  Only texts in at most COPY_GROUP_FILES files count, so a licence header in
+    every file, or a snippet copied out into many examples, makes no file a copy."""
+    path = {h.chunk.id: h.chunk.path for h in hits}
+    groups: dict[str, set[str]] = {}
+    for copy, kept in duplicate_of.items():
+        groups.setdefault(kept, {path[kept]}).add(path[copy])
+    partners: dict[str, set[str]] = {}
+    for files in groups.values():
+        if 1 < len(files) <= COPY_GROUP_FILES:
+            for one in files:
+                partners.setdefault(one, set()).update(files - {one})
+    return frozenset(f for f, others in partners.items() if len(others) >= COPY_SOURCES)
+
+
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
@@ -68,3 +89,16 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if len(small) / len(large) < DUPLICATE_SIMILARITY:
         return 0.0
     return len(small & large) / len(small | large)
+
+
+def copies_accounted(chosen: Iterable[Choice], dropped: Iterable[Dropped]) -> tuple[Dropped, ...]:
+    """The drops with each near-duplicate whose twin is not chosen (turned away for room, made
+    way for a better chunk, fitted out) dropped as COPY_LEFT_OUT: no copy of that text is
+    packed, so `--explain` does not say one was kept instead."""
+    kept = {c.hit.chunk.id for c in chosen}
+    return tuple(
+        Dropped(d.hit, DropReason.COPY_LEFT_OUT, twin=d.twin)
+        if d.reason is DropReason.NEAR_DUPLICATE and d.twin not in kept
+        else d
+        for d in dropped
+    )

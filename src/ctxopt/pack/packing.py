@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from ctxopt.config.settings import Settings
 from ctxopt.index.store import IndexReader
+from ctxopt.pack.duplicates import copies_accounted
 from ctxopt.pack.fit import Fitting, fit_prompt
 from ctxopt.pack.render import RenderInput
 from ctxopt.pack.select import Render, Selection, SelectOptions, select
@@ -79,7 +80,8 @@ def select_and_fit(
         cap_exempt=exempt,
     )
     prompt, data, selection = fit_prompt(packing.base, selection, budget, fitting)
-    return prompt, data, selection, cap
+    dropped = copies_accounted(selection.chosen, selection.dropped)
+    return prompt, data, replace(selection, dropped=dropped), cap
 
 
 def holds_code(selection: Selection) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ctxopt.languages.naming import is_test_path
-from ctxopt.pack.duplicates import near_duplicates
+from ctxopt.pack.duplicates import copy_holders, near_duplicates
 from ctxopt.pack.key_lines import KEY_LINES, key_lines, lines_to_show
 from ctxopt.retrieve.companions import companion_tests
 from ctxopt.types import (
@@ -468,12 +468,18 @@ def _down_to(lowest: Fidelity) -> tuple[Fidelity, ...]:
 def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) -> Selection:
     """Fill the budget: mandatory chunks, used types, then the rest by priority."""
     whole = _shown_whole(hits, options)
-    duplicates = near_duplicates(sorted(hits, key=lambda h: h.chunk.path not in whole))
+    duplicates = _near_duplicates(hits, whole)
     state = _Budget(options, render)
     pending = [h for h in hits if h.chunk.id not in duplicates]
     state.dropped.extend(
-        Dropped(h, DropReason.NEAR_DUPLICATE) for h in hits if h.chunk.id in duplicates
+        Dropped(h, DropReason.NEAR_DUPLICATE, twin=duplicates[h.chunk.id])
+        for h in hits
+        if h.chunk.id in duplicates
     )
+    copies: dict[str, list[ScoredChunk]] = {}  # a kept chunk's id -> its near-duplicates
+    for h in hits:
+        if h.chunk.id in duplicates:
+            copies.setdefault(duplicates[h.chunk.id], []).append(h)
     top_score = max((h.score for h in pending), default=0.0)
     _add_named(state, [h for h in pending if h.named_by_task], top_score)
     _add_whole_files(state, [h for h in pending if not h.named_by_task], whole)
@@ -499,6 +505,7 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
                 state.dropped.append(
                     Dropped(best, DropReason.PER_FILE_CAP, options.max_chunks_per_file)
                 )
+                _add_a_copy(state, best, copies.get(best.chunk.id, ()))
         else:
             state.try_add(best, PickReason.SCORE)
     if options.displace:
@@ -507,6 +514,33 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     if not options.strict_cap:
         _fill_leftover(state, position)
     return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
+
+
+def _near_duplicates(hits: Sequence[ScoredChunk], whole: frozenset[str]) -> dict[str, str]:
+    """Near-duplicates of chunks kept before them: a file shown whole keeps its copy of a
+    text, then a file that is not a copy of others (duplicates.copy_holders), then the best."""
+    ordered = sorted(hits, key=lambda h: h.chunk.path not in whole)
+    duplicates = near_duplicates(ordered)
+    holders = copy_holders(ordered, duplicates)
+    if not holders:
+        return duplicates
+    return near_duplicates(
+        sorted(ordered, key=lambda h: (h.chunk.path not in whole, h.chunk.path in holders))
+    )
+
+
+def _add_a_copy(state: _Budget, capped: ScoredChunk, copies: Sequence[ScoredChunk]) -> None:
+    """A chunk its file's cap turned away is shown as its best near-duplicate in another file
+    that has room (a generated single header's copy capped, its source file's own): the copy
+    takes its place as a hit picked for its score, and the other copies are its duplicates."""
+    for copy in copies:
+        if not state.capped(copy) and state.try_add(copy, PickReason.SCORE, note=False):
+            state.dropped = [
+                replace(d, twin=copy.chunk.id) if d.twin == capped.chunk.id else d
+                for d in state.dropped
+                if d.hit.chunk.id != copy.chunk.id
+            ]
+            return
 
 
 def _shown_whole(hits: Sequence[ScoredChunk], options: SelectOptions) -> frozenset[str]:

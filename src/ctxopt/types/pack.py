@@ -87,6 +87,7 @@ class DropReason(str, Enum):
     """Why a ranked chunk was left out of the pack."""
 
     NEAR_DUPLICATE = "near_duplicate"
+    COPY_LEFT_OUT = "copy_left_out"  # a near-duplicate of a chunk that was left out too
     EMPTY = "empty"  # compression left nothing
     NO_ROOM = "no_room"  # not even its shortest form fits (its path, or with path_entries off
     # its declaration line)
@@ -136,11 +137,13 @@ class Choice:
 
 @dataclass(frozen=True)
 class Dropped:
-    """A ranked chunk left out, and why (limit: the per-file cap, for PER_FILE_CAP)."""
+    """A ranked chunk left out, and why (limit: the per-file cap, for PER_FILE_CAP; twin: the
+    id of the chunk it is a near-duplicate of, for NEAR_DUPLICATE and COPY_LEFT_OUT)."""
 
     hit: ScoredChunk
     reason: DropReason
     limit: int = 0
+    twin: str = ""
 
     @property
     def text(self) -> str:
@@ -151,6 +154,7 @@ class Dropped:
 
 _DROP_TEXT = {
     DropReason.NEAR_DUPLICATE: "near-duplicate of a chunk kept instead",
+    DropReason.COPY_LEFT_OUT: "near-duplicate of a chunk left out too",
     DropReason.EMPTY: "nothing left after compression",
     DropReason.NO_ROOM: "no room left even for its shortest form",
     DropReason.BUDGET_FULL: "the budget is full",
