@@ -129,7 +129,11 @@ def test_a_task_that_starts_with_a_dash_is_told_how_to_pass_it(
 ) -> None:
     """A task such as "--exec panics on ..." is not an unknown option: the error says to
     pass it after `--`, and that way it is taken as the task."""
-    task = "--exec with two placeholders panics"
+    for task in ["--exec with two placeholders panics", "--threads=1 runs them out of order"]:
+        _told_how_to_pass(cli, command, task)
+
+
+def _told_how_to_pass(cli: CliRunner, command: str, task: str) -> None:
     done = cli(command, task, "--json")
     assert done.code == 2
     error = json.loads(done.out)["error"]

@@ -10,7 +10,7 @@ from ctxopt.retrieve.candidates import Candidate
 from ctxopt.retrieve.entities import extract_entities
 from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS, ScoringContext, score_candidates
-from ctxopt.retrieve.secondary import SECONDARY_FACTORS, Secondary, secondary_class
+from ctxopt.retrieve.secondary import SECONDARY_FACTORS, TOOLING_TASK, Secondary, secondary_class
 from ctxopt.types import Chunk
 
 SAMPLES = {
@@ -85,3 +85,32 @@ def test_tool_configuration_ranks_below_code_unless_the_task_names_tooling() -> 
         "secondary_penalty" not in h.factors
         for h in score_candidates(pool, wanted, DEFAULT_WEIGHTS)
     )
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Fix ruff E501 line-too-long in PowerShell template",
+        "chore(golangci-lint): upgrade to v2",
+        "Resolve precedence clippy lint",
+        "fix(rubocop): correct offenses",
+        "Disable commonly ignored Pyright rules",
+        "mypy: silence the override error in the session adapter",
+        "run clang-format on src/",
+        "typecheck the examples in CI",
+    ],
+)
+def test_a_task_about_a_linter_or_type_checker_is_about_tooling(task: str) -> None:
+    assert TOOLING_TASK.search(task) is not None
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "session cookie is not refreshed when SESSION_REFRESH_EACH_REQUEST is false",
+        "Validate style() color arguments, fix explicit black color argument",
+        "retry does not respect the Retry-After header for 413 responses",
+    ],
+)
+def test_a_bug_report_about_code_is_not_about_tooling(task: str) -> None:
+    assert TOOLING_TASK.search(task) is None

@@ -93,15 +93,18 @@ def _help_of(exc: Exception, args: list[str]) -> str:
     return f"ctxopt {args[0]}" if args and args[0] in COMMANDS else "ctxopt"
 
 
-def _usage_message(exc: typer.TyperException, where: str) -> str:
-    """A usage error's message and where the help is; an "option" with a space in it is a
-    text that starts with "-" (a task such as "--exec panics on ..."): how to pass it."""
+def _usage_message(exc: typer.TyperException, where: str, args: list[str]) -> str:
+    """A usage error's message and where the help is; an "option" that is part of an argument
+    with a space in it is a text that starts with "-" (a task such as "--exec panics on ...",
+    or "--threads=1 runs ..." that click splits at its "="): how to pass it, whole."""
     option = getattr(exc, "option_name", None)
-    if isinstance(option, str) and any(c.isspace() for c in option):
-        return (
-            f"{option!r} is not an option; a text that starts with '-' goes last, after `--`:"
-            f" {where} [OPTIONS] -- {option!r}"
-        )
+    if isinstance(option, str) and option.startswith("-"):
+        text = next((a for a in args if a.startswith(option) and a != option), option)
+        if any(c.isspace() for c in text):
+            return (
+                f"{text!r} is not an option; a text that starts with '-' goes last, after `--`:"
+                f" {where} [OPTIONS] -- {text!r}"
+            )
     message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
     return f"{message} (see `{where} --help`)"
 
@@ -129,7 +132,7 @@ def main() -> None:
         _fail(args, exc.kind, str(exc), exc.exit_code)
     except typer.TyperException as exc:  # usage errors: one line, and where the help is
         where = _help_of(exc, args)
-        _fail(args, "usage", _usage_message(exc, where), exc.exit_code)
+        _fail(args, "usage", _usage_message(exc, where, args), exc.exit_code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:

@@ -51,7 +51,9 @@ TOOLING_TASK = re.compile(
     r"\b(ci|cd|lint\w*|eslint|prettier|formatt\w*|workflows?|github|actions?|travis|circleci"
     r"|appveyor|build\w*|bundl\w*|configs?|configur\w*|tsconfig|webpack|rollup|vite|babel"
     r"|jest|karma|tox|nox|pre-commit|hooks?|coverage|codecov|renovate|dependabot|deps"
-    r"|dependenc\w*|devcontainer|editorconfig|gitignore|husky|release|publish\w*)\b",
+    r"|dependenc\w*|devcontainer|editorconfig|gitignore|husky|release|publish\w*"
+    r"|ruff|flake8|pylint|mypy|pyright|isort|rubocop|clippy|rustfmt|gofmt|golangci[\w-]*"
+    r"|stylelint|biome|clang-format|clang-tidy|typecheck\w*|type-check\w*)\b",
     re.I,
 )
 
