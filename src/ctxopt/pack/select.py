@@ -532,11 +532,14 @@ def _near_duplicates(hits: Sequence[ScoredChunk], whole: frozenset[str]) -> dict
 def _add_a_copy(state: _Budget, capped: ScoredChunk, copies: Sequence[ScoredChunk]) -> None:
     """A chunk its file's cap turned away is shown as its best near-duplicate in another file
     that has room (a generated single header's copy capped, its source file's own): the copy
-    takes its place as a hit picked for its score, and the other copies are its duplicates."""
+    takes its place as a hit picked for its score, and the capped chunk and the other copies
+    are its duplicates, so room left over later does not pack the same text twice."""
     for copy in copies:
         if not state.capped(copy) and state.try_add(copy, PickReason.SCORE, note=False):
             state.dropped = [
-                replace(d, twin=copy.chunk.id) if d.twin == capped.chunk.id else d
+                Dropped(d.hit, DropReason.NEAR_DUPLICATE, twin=copy.chunk.id)
+                if d.hit.chunk.id == capped.chunk.id
+                else replace(d, twin=copy.chunk.id) if d.twin == capped.chunk.id else d
                 for d in state.dropped
                 if d.hit.chunk.id != copy.chunk.id
             ]
