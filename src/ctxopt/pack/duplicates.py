@@ -90,9 +90,7 @@ def copy_holders(hits: Sequence[ScoredChunk], duplicate_of: Mapping[str, str]) -
     for (holder, other), count in shared.items():
         if count >= COVERED * texts[other]:
             covers[holder] = covers.get(holder, 0) + 1
-    return frozenset(
-        f for f, n in covers.items() if n >= COPY_SOURCES and texts[f] >= COPY_TEXTS
-    )
+    return frozenset(f for f, n in covers.items() if n >= COPY_SOURCES and texts[f] >= COPY_TEXTS)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
