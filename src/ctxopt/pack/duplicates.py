@@ -62,24 +62,35 @@ def near_duplicates(hits: Sequence[ScoredChunk]) -> dict[str, str]:
 
 
 COPY_GROUP_FILES = 3  # a text in more files than this is boilerplate or copied out, not in
-COPY_SOURCES = 3  # a file holding copies of chunks of this many other files is a copy of them
+COPY_TEXTS = 8  # a file holding fewer copied texts than this shares code, it is not a copy
+COPY_SOURCES = 2  # ... and it is a copy of others when it covers this many files
+COVERED = 0.75  # a file is covered by another that holds this share of its copied texts
 
 
 def copy_holders(hits: Sequence[ScoredChunk], duplicate_of: Mapping[str, str]) -> frozenset[str]:
-    """Files that hold near-copies of chunks of COPY_SOURCES or more other files (a generated
-    single header, an amalgamation, a vendored old version): their copy of a text is the one
-    to drop.  Only texts in at most COPY_GROUP_FILES files count, so a licence header in
-    every file, or a snippet copied out into many examples, makes no file a copy."""
+    """Files that are copies of others (a generated single header, an amalgamation, a vendored
+    old version): each holds COPY_TEXTS or more copied texts and covers COPY_SOURCES or more
+    files, holding most of the texts those files share with any other.  Their copy of a text
+    is the one to drop.  Only texts in at most COPY_GROUP_FILES files count, so a licence
+    header in every file, or a snippet copied out into many examples, makes no file a copy;
+    and files that share a few functions (platform variants of one module) cover nothing."""
     path = {h.chunk.id: h.chunk.path for h in hits}
     groups: dict[str, set[str]] = {}
     for copy, kept in duplicate_of.items():
         groups.setdefault(kept, {path[kept]}).add(path[copy])
-    partners: dict[str, set[str]] = {}
+    texts: dict[str, int] = {}
+    shared: dict[tuple[str, str], int] = {}
     for files in groups.values():
         if 1 < len(files) <= COPY_GROUP_FILES:
             for one in files:
-                partners.setdefault(one, set()).update(files - {one})
-    return frozenset(f for f, others in partners.items() if len(others) >= COPY_SOURCES)
+                texts[one] = texts.get(one, 0) + 1
+                for other in files - {one}:
+                    shared[one, other] = shared.get((one, other), 0) + 1
+    covers: dict[str, int] = {}
+    for (holder, other), count in shared.items():
+        if count >= COVERED * texts[other]:
+            covers[holder] = covers.get(holder, 0) + 1
+    return frozenset(f for f, n in covers.items() if n >= COPY_SOURCES and texts[f] >= COPY_TEXTS)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

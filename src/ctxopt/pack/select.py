@@ -532,15 +532,25 @@ def _near_duplicates(hits: Sequence[ScoredChunk], whole: frozenset[str]) -> dict
 def _add_a_copy(state: _Budget, capped: ScoredChunk, copies: Sequence[ScoredChunk]) -> None:
     """A chunk its file's cap turned away is shown as its best near-duplicate in another file
     that has room (a generated single header's copy capped, its source file's own): the copy
-    takes its place as a hit picked for its score, and the other copies are its duplicates."""
+    takes its place as a hit picked for its score, and the capped chunk and the other copies
+    are its duplicates, so room left over later does not pack the same text twice."""
     for copy in copies:
         if not state.capped(copy) and state.try_add(copy, PickReason.SCORE, note=False):
+            shown_as = copy.chunk.id
             state.dropped = [
-                replace(d, twin=copy.chunk.id) if d.twin == capped.chunk.id else d
+                _as_a_copy_of(d, capped.chunk.id, shown_as)
                 for d in state.dropped
-                if d.hit.chunk.id != copy.chunk.id
+                if d.hit.chunk.id != shown_as
             ]
             return
+
+
+def _as_a_copy_of(drop: Dropped, capped: str, shown_as: str) -> Dropped:
+    """A drop once the capped chunk is shown as its copy shown_as: the capped chunk and its
+    other copies are near-duplicates of shown_as."""
+    if drop.hit.chunk.id == capped:
+        return Dropped(drop.hit, DropReason.NEAR_DUPLICATE, twin=shown_as)
+    return replace(drop, twin=shown_as) if drop.twin == capped else drop
 
 
 def _shown_whole(hits: Sequence[ScoredChunk], options: SelectOptions) -> frozenset[str]:
