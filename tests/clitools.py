@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,13 @@ class Run:
 
     def json(self) -> object:
         return json.loads(self.out)
+
+    def hits(self) -> list[dict[str, Any]]:
+        """A successful `query --json`'s hits."""
+        assert self.code == 0, self.err
+        found = self.json()
+        assert isinstance(found, list)
+        return found
 
 
 CliRunner = Callable[..., Run]

@@ -18,7 +18,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from clitools import CliRunner, Run, assert_one_line_error, run_cli
+from clitools import CliRunner, assert_one_line_error, run_cli
 from helpers import commit_all, git, init_repo, write_files
 
 pytestmark = pytest.mark.slow
@@ -49,13 +49,6 @@ def read_only(repo: Path) -> tuple[str, ...]:
 
 def denied(prefix: tuple[str, ...], *command: str) -> bool:
     return subprocess.run([*prefix, *command], capture_output=True).returncode != 0
-
-
-def hits(result: Run) -> list[dict[str, object]]:
-    assert result.code == 0, result.err
-    found = result.json()
-    assert isinstance(found, list)
-    return found
 
 
 def test_unreadable_files_and_folders_are_skipped_and_counted(
@@ -100,7 +93,7 @@ def test_paths_with_spaces_and_non_ascii_names(tmp_path: Path, cli: CliRunner) -
     )
     commit_all(repo)
     assert cli("index", str(repo), "--quiet").code == 0
-    found = hits(cli("query", "straße helper", "--path", str(repo), "--json"))
+    found = cli("query", "straße helper", "--path", str(repo), "--json").hits()
     assert found[0]["file"] == odd and found[0]["name"] == "straße_helper"
     for fmt in ("markdown", "xml"):
         pack = cli("pack", "straße helper", "--path", str(repo), "--format", fmt)
@@ -117,7 +110,7 @@ def test_a_file_name_with_a_line_break_stays_on_one_line(tmp_path: Path, cli: Cl
     )
     commit_all(repo)
     assert cli("index", str(repo), "--quiet").code == 0
-    found = hits(cli("query", "alpha helper", "--path", str(repo), "--json"))
+    found = cli("query", "alpha helper", "--path", str(repo), "--json").hits()
     assert found[0]["file"] == odd  # machine output keeps the real name
     table = cli("query", "alpha helper", "--path", str(repo))
     assert table.code == 0 and '"we\\nird.py":1-2' in table.out + table.err
@@ -146,7 +139,7 @@ def test_a_name_that_is_not_utf8_is_skipped_and_counted(tmp_path: Path, cli: Cli
     indexed = cli("index", str(repo), "--json")
     assert indexed.code == 0, indexed.err
     assert indexed.json()["skipped"] == {"name_not_utf8": 2}  # type: ignore[index]
-    assert hits(cli("query", "alpha helper", "--path", str(repo), "--json"))[0]["file"] == "ok.py"
+    assert cli("query", "alpha helper", "--path", str(repo), "--json").hits()[0]["file"] == "ok.py"
     pack = cli("pack", "alpha helper", "--path", str(repo))
     assert pack.code == 0 and "def alpha_helper():" in pack.out, pack.err
     with (repo / os.fsdecode(b"caf\xe9.py")).open("a") as latin:
@@ -179,7 +172,7 @@ def test_a_tree_200_folders_deep(tmp_path: Path, cli: CliRunner) -> None:
     result = cli("index", str(repo), "--json")
     assert result.code == 0, result.err
     assert result.json()["files"] == 2  # type: ignore[index]
-    found = hits(cli("query", "deepest helper", "--path", str(repo), "--json"))
+    found = cli("query", "deepest helper", "--path", str(repo), "--json").hits()
     assert found[0]["file"] == deep
 
 
@@ -192,7 +185,7 @@ def test_a_thousand_small_files(tmp_path: Path, cli: CliRunner) -> None:
     result = cli("index", str(repo), "--json")
     assert result.code == 0, result.err
     assert result.json()["files"] == 1000  # type: ignore[index]
-    found = hits(cli("query", "handler_777", "--path", str(repo), "--json"))
+    found = cli("query", "handler_777", "--path", str(repo), "--json").hits()
     assert found[0]["file"] == "pkg17/mod_777.py"
 
 
@@ -222,12 +215,12 @@ def test_a_detached_head(tmp_path: Path, cli: CliRunner) -> None:
     commit_all(repo, "second")
     git(repo, "checkout", "-q", "--detach", "HEAD~1")
     assert cli("index", str(repo), "--quiet").code == 0
-    found = hits(cli("query", "first version", "--path", str(repo), "--json"))
+    found = cli("query", "first version", "--path", str(repo), "--json").hits()
     assert found[0]["name"] == "first_version"
     stats = cli("stats", "--path", str(repo), "--json").json()
     assert stats["last_commit"] == git(repo, "rev-parse", "HEAD").strip()  # type: ignore[index]
     git(repo, "checkout", "-q", "main")
-    found = hits(cli("query", "second version", "--path", str(repo), "--json"))  # refreshed
+    found = cli("query", "second version", "--path", str(repo), "--json").hits()  # refreshed
     assert found[0]["name"] == "second_version"
 
 
@@ -245,7 +238,7 @@ def test_a_submodule_is_skipped_and_counted(tmp_path: Path, cli: CliRunner) -> N
     assert result.json()["skipped"] == {"submodule": 1}  # type: ignore[index]
     text = cli("index", str(outer), "--full")
     assert "submodule 1" in text.err
-    found = hits(cli("query", "outer helper", "--path", str(outer), "--json"))
+    found = cli("query", "outer helper", "--path", str(outer), "--json").hits()
     assert found[0]["name"] == "outer_helper"
 
 

@@ -32,11 +32,7 @@ module.exports = {
 
 
 def _hits(cli: CliRunner, repo: Path, task: str) -> list[dict[str, Any]]:
-    run = cli("query", task, "--path", str(repo), "--json", "--explain")
-    assert run.code == 0, run.err
-    hits = run.json()
-    assert isinstance(hits, list)
-    return hits
+    return cli("query", task, "--path", str(repo), "--json", "--explain").hits()
 
 
 def test_tool_configuration_ranks_below_code_unless_the_task_names_the_tool(
