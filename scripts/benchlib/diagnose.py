@@ -46,6 +46,7 @@ REASON_KEYS = {
     "displaced": "per-file cap",  # made way for a higher-scored chunk of its file
     "made_room": "budget",  # made room for a higher-scored chunk of another file
     "near_duplicate": "near-duplicate",
+    "copy_left_out": "budget",  # a near-duplicate of a chunk that was left out too
     "fitting": "fitting the prompt",
     "budget_full": "budget",
     "no_room": "budget",
