@@ -471,15 +471,12 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     duplicates = _near_duplicates(hits, whole)
     state = _Budget(options, render)
     pending = [h for h in hits if h.chunk.id not in duplicates]
-    state.dropped.extend(
-        Dropped(h, DropReason.NEAR_DUPLICATE, twin=duplicates[h.chunk.id])
-        for h in hits
-        if h.chunk.id in duplicates
-    )
     copies: dict[str, list[ScoredChunk]] = {}  # a kept chunk's id -> its near-duplicates
     for h in hits:
-        if h.chunk.id in duplicates:
-            copies.setdefault(duplicates[h.chunk.id], []).append(h)
+        twin = duplicates.get(h.chunk.id)
+        if twin is not None:
+            state.dropped.append(Dropped(h, DropReason.NEAR_DUPLICATE, twin=twin))
+            copies.setdefault(twin, []).append(h)
     top_score = max((h.score for h in pending), default=0.0)
     _add_named(state, [h for h in pending if h.named_by_task], top_score)
     _add_whole_files(state, [h for h in pending if not h.named_by_task], whole)
