@@ -147,3 +147,31 @@ def test_an_unknown_option_without_a_space_is_still_an_unknown_option(cli: CliRu
     assert done.code == 2
     assert "No such option: --bugdet" in done.err and "--budget" in done.err
     assert "after `--`" not in done.err
+
+
+@pytest.mark.parametrize(
+    ("args", "unknown", "ours"),
+    [
+        (("query", "retry", "--limit", "5"), "--limit", "--top"),
+        (("pack", "retry", "--max-tokens", "4000"), "--max-tokens", "--budget"),
+        (("pack", "retry", "--limit=4000"), "--limit", "--budget"),
+        (("index", "--force"), "--force", "--full"),
+        (("stats", "--limit", "3"), "--limit", "--top"),
+    ],
+)
+def test_an_option_other_tools_spell_so_is_answered_with_ours(
+    cli: CliRunner, args: tuple[str, ...], unknown: str, ours: str
+) -> None:
+    """`query --limit` means `--top` and `pack --limit` means `--budget`: the error says which,
+    in one line, instead of click's look-alikes by spelling."""
+    done = cli(*args)
+    assert done.code == 2
+    assert f"No such option: {unknown}" in done.err
+    assert f"did you mean {ours}?" in done.err and "Possible options" not in done.err
+    assert len(done.err.strip().splitlines()) == 1
+
+
+def test_an_option_no_tool_spells_so_keeps_the_look_alikes(cli: CliRunner) -> None:
+    done = cli("query", "retry", "--nope")
+    assert done.code == 2
+    assert "No such option: --nope" in done.err and "did you mean" not in done.err

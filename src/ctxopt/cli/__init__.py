@@ -14,6 +14,7 @@ from ctxopt.app.held import command_scope
 from ctxopt.cli.console import Terminal
 from ctxopt.cli.examples import epilog
 from ctxopt.cli.json_error import print_json_error
+from ctxopt.cli.option_synonyms import instead_of
 from ctxopt.cli.plain_params import plain_values
 from ctxopt.cli.streams import OutputClosed, OutputFailed, guard_streams, silence_stdout
 from ctxopt.config.environment import debugging
@@ -105,8 +106,22 @@ def _usage_message(exc: typer.TyperException, where: str, args: list[str]) -> st
                 f"{text!r} is not an option; a text that starts with '-' goes last, after `--`:"
                 f" {where} [OPTIONS] -- {text!r}"
             )
+    ours = _ours_instead(exc)
+    if ours:  # in place of click's look-alikes by spelling (`--force`: "--ref, --workers")
+        return f"{exc.message}; did you mean {ours}? (see `{where} --help`)"
     message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
     return f"{message} (see `{where} --help`)"
+
+
+def _ours_instead(exc: typer.TyperException) -> str | None:
+    """For an unknown option that other tools spell so (`--limit`, `--max-tokens`), the
+    command's own option for it (click's NoSuchOption names the option and has a context)."""
+    option = getattr(exc, "option_name", None)
+    ctx = getattr(exc, "ctx", None)
+    if not hasattr(exc, "possibilities") or not isinstance(option, str) or ctx is None:
+        return None
+    known = {name for param in ctx.command.params for name in param.opts + param.secondary_opts}
+    return instead_of(option, known)
 
 
 def main() -> None:
