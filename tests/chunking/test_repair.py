@@ -8,7 +8,7 @@ import pytest
 
 from ctxopt.chunking import chunk_file, parse
 from ctxopt.chunking.repair import (
-    first_branches,
+    longest_branches,
     separated_signatures,
     stand_in,
     without_lone_macros,
@@ -72,16 +72,36 @@ def test_a_stand_in_keeps_every_offset_and_line_break() -> None:
         ]
 
 
-def test_first_branches_keeps_the_first_branch_and_blanks_the_rest() -> None:
+def test_longest_branches_keeps_the_first_of_equal_branches_and_blanks_the_rest() -> None:
     source = b"#if A\na();\n#elif B\nb();\n#else\nc();\n#endif\nd();\n"
-    assert first_branches(source) == b"     \na();\n       \n    \n     \n    \n      \nd();\n"
+    assert longest_branches(source) == b"     \na();\n       \n    \n     \n    \n      \nd();\n"
     wrapped = b'#ifdef __cplusplus\nextern "C" {\n#else\nint c;\n#endif\n'
-    assert b"extern" in first_branches(wrapped)
-    assert b"extern" not in first_branches(wrapped, cplusplus=False)
-    assert b"int c;" in first_branches(wrapped, cplusplus=False)
+    assert b"extern" in longest_branches(wrapped)
+    assert b"extern" not in longest_branches(wrapped, cplusplus=False)
+    assert b"int c;" in longest_branches(wrapped, cplusplus=False)
     continued = b"#if defined(A) && \\\n    defined(B)\nx();\n#endif\n"
-    lines = first_branches(continued).split(b"\n")
+    lines = longest_branches(continued).split(b"\n")
     assert [line.strip() for line in lines[:3]] == [b"", b"", b"x();"]
+
+
+def test_longest_branches_keeps_the_longest_branch_of_each_conditional() -> None:
+    """`#if TARGET_OS_IPHONE` stubs, then `#else` the implementation: the implementation is
+    kept; a conditional nested in the kept branch chooses its own longest branch."""
+    source = (
+        b"#if IPHONE\nstub();\n#else\nreal();\n#ifdef X\nx();\n#else\ny1();\ny2();\n#endif\n"
+        b"more();\n#endif\nend();\n"
+    )
+    kept = [line.strip() for line in longest_branches(source).split(b"\n") if line.strip()]
+    assert kept == [b"real();", b"y1();", b"y2();", b"more();", b"end();"]
+    assert len(longest_branches(source)) == len(source)
+    unclosed = b"#if A\na();\n#else\nb();\nc();\n"
+    assert [ln.strip() for ln in longest_branches(unclosed).split(b"\n") if ln.strip()] == [
+        b"b();",
+        b"c();",
+    ]
+    wrapped = b'#ifdef __cplusplus\nextern "C" {\nint a;\nint b;\n#else\nint c;\n#endif\n'
+    assert b"extern" not in longest_branches(wrapped, cplusplus=False)
+    assert b"extern" in longest_branches(wrapped)
 
 
 def test_separated_signatures_only_after_a_line_that_ends_a_type() -> None:
@@ -184,3 +204,27 @@ def test_csharp_method_header_under_conditional_compilation_is_chunked_by_method
         "EntryBinder.Bind", "EntryBinder.Step0", "EntryBinder.Step1", "EntryBinder.Step2",
         "EntryBinder.Step3", "EntryBinder.PositionOf",
     ]  # fmt: skip
+
+
+def test_c_functions_of_a_conditional_else_branch_are_chunked_as_functions() -> None:
+    """libuv's fsevents.c: `#if TARGET_OS_IPHONE` a few stubs, `#else` the whole macOS
+    implementation.  With the first branch kept, the implementation was blanked in the
+    stand-in and indexed as line windows; its functions are now chunks of their own."""
+    stubs = "".join(f"int uv__stub_{i}(void) {{\n  return 0;\n}}\n\n" for i in range(2))
+    real = "".join(
+        f"static int uv__event_{i}(uv_loop_t* loop, int fd) {{\n"
+        + "".join(f"  loop->counter += fd * {j};\n" for j in range(12))
+        + "  return loop->counter;\n}\n\n"
+        for i in range(6)
+    )
+    split = (  # a loop macro before a block, as in fsevents.c: the grammar's tree breaks
+        "static void uv__each(uv_loop_t* loop) {\n  struct uv__queue* q;\n"
+        "  uv__queue_foreach(q, &loop->handles) {\n    uv__use(q);\n  }\n}\n\n"
+    )
+    text = f'#include "uv.h"\n\n#if TARGET_OS_IPHONE\n{stubs}#else\n{real}{split}#endif\n'
+    assert parse.error_bytes(parse.parse("c", text.encode(), 5.0)) > 0
+    chunks = chunk_file("fsevents.c", text, "c").chunks
+    functions = {c.qualified_name for c in chunks if c.kind is ChunkKind.FUNCTION}
+    assert {f"uv__event_{i}" for i in range(6)} <= functions
+    event = next(c for c in chunks if c.qualified_name == "uv__event_3")
+    assert event.text.startswith("static int uv__event_3(") and event.text.rstrip().endswith("}")

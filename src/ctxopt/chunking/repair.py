@@ -7,8 +7,10 @@ the original: the chunker reads names and text from the original source.
 - C and C++: conditional compilation.  The grammars parse `#if`/`#else`/`#endif` as
   declarations, so a directive inside a statement or an expression, or branches that open
   a brace each, break the tree (`if (x)` `#ifdef FREE` ... `#else` ... `#endif` `else`).
-  The stand-in keeps the first branch of each conditional and blanks the directive lines
-  and the other branches, as a compiler with every condition true would see it.
+  The stand-in keeps one branch of each conditional, its longest, and blanks the directive
+  lines and the other branches: a compiler with every condition true would see the first,
+  but a file's main code is often its second branch (`#if TARGET_OS_IPHONE` stubs, then
+  `#else` the whole macOS implementation), and what is blanked is chunked as lines.
 - C and C++: a macro alone on its line.  `NLOHMANN_JSON_NAMESPACE_BEGIN` (which opens two
   namespaces), `NLOHMANN_BASIC_JSON_TPL_DECLARATION` (a `template<...>` head) before a
   member or `JSON_PRIVATE_UNLESS_TESTED:` (an access specifier) reads as a stray expression
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import accumulate
 
 _CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
@@ -71,38 +73,92 @@ def _blank(line: bytes) -> bytes:
     return b" " * len(body) + line[len(body) :]
 
 
-def first_branches(source: bytes, *, cplusplus: bool = True) -> bytes:
-    """C preprocessor conditionals reduced to their first branch (see the module doc); with
-    cplusplus False a test of `__cplusplus` alone is false (a C compiler's view), so C
-    headers lose their `extern "C" {` wrapper instead of keeping half of it."""
+def longest_branches(source: bytes, *, cplusplus: bool = True) -> bytes:
+    """C preprocessor conditionals reduced to their longest branch (the first of equals; see
+    the module doc); with cplusplus False a test of `__cplusplus` alone is false (a C
+    compiler's view), so C headers lose their `extern "C" {` wrapper instead of keeping half
+    of it."""
+    lines = source.splitlines(keepends=True)
+    kept = _kept_branch(lines, cplusplus=cplusplus)
     out: list[bytes] = []
     live: list[bool] = []  # per open conditional: whether the branch being read is kept
-    taken: list[bool] = []  # per open conditional: whether a branch was kept already
+    branch: list[tuple[int, int]] = []  # per open conditional: (its kept branch, this one)
+    for at, word in _directives(lines):
+        if word is None:
+            out.append(lines[at] if all(live) else _blank(lines[at]))
+            continue
+        if word == b"":  # a directive's continuation line
+            out.append(_blank(lines[at]))
+            continue
+        if word in _OPENS:
+            branch.append((kept.get(at, 0), 0))
+        elif word == b"endif":
+            if branch:
+                branch.pop()
+                live.pop()
+            out.append(_blank(lines[at]))
+            continue
+        elif branch:  # elif / else: the next branch of the innermost conditional
+            keep, number = branch[-1]
+            branch[-1] = (keep, number + 1)
+            live.pop()
+        else:
+            out.append(_blank(lines[at]))
+            continue
+        keep, number = branch[-1]
+        live.append(keep == number)
+        out.append(_blank(lines[at]))
+    return b"".join(out)
+
+
+def _directives(lines: list[bytes]) -> Iterator[tuple[int, bytes | None]]:
+    """Each line's index with its conditional directive's word (`if`, `else`, ...), or None
+    for any other line; a directive continued with a backslash counts as a directive, its
+    continuation lines as b"" (blanked, never kept)."""
     continued = False  # the previous line was a directive ending in a backslash
-    for line in source.splitlines(keepends=True):
+    for at, line in enumerate(lines):
         if continued:
             continued = line.rstrip(b"\r\n").endswith(b"\\")
-            out.append(_blank(line))
+            yield at, b""
             continue
         found = _CONDITIONAL.match(line)
         if found is None:
-            out.append(line if all(live) else _blank(line))
+            yield at, None
             continue
-        word = found.group(1)
-        if word in _OPENS:
-            kept = cplusplus or not _CPLUSPLUS.match(line)
-            live.append(kept)
-            taken.append(kept)
-        elif word == b"endif":
-            if live:
-                live.pop()
-                taken.pop()
-        elif live:  # elif / else: the first branch kept wins
-            live[-1] = not taken[-1]
-            taken[-1] = True
         continued = line.rstrip(b"\r\n").endswith(b"\\")
-        out.append(_blank(line))
-    return b"".join(out)
+        yield at, found.group(1)
+
+
+def _kept_branch(lines: list[bytes], *, cplusplus: bool) -> dict[int, int]:
+    """Opening line -> the number of the branch to keep of each conditional: its longest
+    (the first of equals), where `#else` and `#elif` start branches.  In the source a fix
+    reads, the code of a platform is often the second branch (`#if TARGET_OS_IPHONE` stubs,
+    then `#else` the whole macOS implementation): keeping the first made it line windows.
+    A `__cplusplus` test is never kept when cplusplus is False."""
+    chosen: dict[int, int] = {}
+    stack: list[tuple[int, list[int], bool]] = []  # opening line, branch starts, C++ test
+    for at, word in _directives(lines):
+        if word is None or word == b"":
+            continue
+        if word in _OPENS:
+            stack.append((at, [at], not cplusplus and bool(_CPLUSPLUS.match(lines[at]))))
+        elif word == b"endif":
+            if stack:
+                chosen.update(_choose(*stack.pop(), end=at))
+        elif stack:
+            stack[-1][1].append(at)
+    while stack:  # unclosed at the end of the file
+        chosen.update(_choose(*stack.pop(), end=len(lines)))
+    return chosen
+
+
+def _choose(opening: int, starts: list[int], cplusplus_test: bool, *, end: int) -> dict[int, int]:
+    """{opening: number of the longest branch}, skipping a false `__cplusplus` test; with
+    nothing to keep (only that test), a number past the last branch."""
+    sizes = [stop - start for start, stop in zip(starts, [*starts[1:], end], strict=True)]
+    numbers = range(1 if cplusplus_test else 0, len(sizes))
+    best = max(numbers, key=lambda n: (sizes[n], -n), default=len(sizes))
+    return {opening: best}
 
 
 def without_lone_macros(source: bytes) -> bytes:
@@ -172,8 +228,8 @@ def separated_signatures(source: bytes) -> bytes:
 
 
 _REPAIRS: dict[str, Callable[[bytes], bytes]] = {
-    "c": lambda source: first_branches(without_lone_macros(source), cplusplus=False),
-    "cpp": lambda source: first_branches(without_lone_macros(source)),
-    "csharp": first_branches,
+    "c": lambda source: longest_branches(without_lone_macros(source), cplusplus=False),
+    "cpp": lambda source: longest_branches(without_lone_macros(source)),
+    "csharp": longest_branches,
     "typescript": separated_signatures,
 }
