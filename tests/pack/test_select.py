@@ -729,3 +729,36 @@ def test_a_top_hit_whose_declaration_does_not_fit_leaves_its_files_code_as_it_is
     assert {c.hit.chunk.name for c in selection.chosen} == {"weak", "b1"}
     reasons = {d.hit.chunk.name: d.reason for d in selection.dropped}
     assert reasons == {"big": DropReason.BUDGET_FULL}
+
+
+def _long_chunk_in_less_room(task: str) -> Selection:
+    """a.py: one long chunk (100 lines, the task's words in line 16, no focus window) in a
+    budget that holds its key lines (5 tokens a line) but not all of it."""
+    dear = hit("a.py", "big", 0.6, 1000)
+    rows = [f"step_{i} = compute(step_{i - 1})" for i in range(100)]
+    rows[15] = "timing = retry_after_header(response)"
+    big = replace(dear, chunk=replace(dear.chunk, end_line=100, text="\n".join(rows)))
+
+    def render(
+        chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
+    ) -> tuple[str, int]:
+        if fidelity is Fidelity.EXCERPT and lines is not None:
+            return f"excerpt {lines}", 5 * (lines[1] - lines[0] + 1)
+        return fake_render(chunk, fidelity, lines)
+
+    options = SelectOptions(budget=FILE_HEADER + 150, key_terms=key_terms(task))
+    selection = select([big], options, render)
+    assert selection.spent == sum(c.tokens for c in selection.chosen) <= options.budget
+    return selection
+
+
+def test_a_long_chunk_that_does_not_fit_whole_shows_its_key_lines_not_its_declaration() -> None:
+    """Until 2026-12-07 a chunk with no focus window that the room could not hold whole went
+    in as its declaration line (ky's `export type Hooks = {` and a marker, 26 tokens, in a 16k
+    pack with 700 tokens left): now as the stretch of its lines that holds the task's words."""
+    (entry,) = _long_chunk_in_less_room("retry after header").chosen
+    assert entry.fidelity is Fidelity.EXCERPT and entry.stepped is StepReason.NO_ROOM
+    assert entry.lines is not None and entry.lines[0] <= 16 <= entry.lines[1]
+    assert entry.lines[1] - entry.lines[0] + 1 == KEY_LINES
+    (named_nothing,) = _long_chunk_in_less_room("speed up the parser").chosen
+    assert named_nothing.fidelity is Fidelity.SIGNATURE  # no line holds a word of the task

@@ -4,7 +4,9 @@ A top-ranked chunk that cannot go in whole is shown as its declaration line, whi
 where it is but none of what it does.  Its key lines are the stretch of KEY_LINES lines
 that holds the most of the task's words, rare ones (in the chunk) weighing more: shown as
 an excerpt they cost a fraction of the chunk and hold the branch the task is about.  The
-selection finds them when it needs them, for the few chunks it shows short (pack.select).
+selection finds them when it needs them, for the few chunks it shows short (pack.select):
+a chunk with no focus window that the room cannot hold whole is shown as its key lines
+before its declaration line.
 """
 
 from __future__ import annotations

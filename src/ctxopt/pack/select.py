@@ -202,7 +202,11 @@ class _Budget:
         )
         stop = FIDELITY_ORDER.index(lowest)
         for fidelity in FIDELITY_ORDER[start : stop + 1]:
-            lines = (excerpt or excerpt_lines(hit)) if fidelity == Fidelity.EXCERPT else None
+            lines = (  # the focus window, else the key lines (ky's `type Hooks = {` in 16k)
+                (excerpt or excerpt_lines(hit) or key_lines(hit.chunk, self.options.key_terms))
+                if fidelity == Fidelity.EXCERPT
+                else None
+            )
             if fidelity == Fidelity.EXCERPT and lines is None:
                 continue
             if fidelity == Fidelity.PATH and not self.options.path_entries:
