@@ -7,8 +7,11 @@ tracks at the split's commit is read as the index reads it and chunked; a file w
 chunking reports a fallback reason (the grammar failed, timed out or is missing) counts as
 fallen back. A non-blank line is *unshown* when no chunk a pack can show whole holds it and
 no class outline repeats it (before 2026-11-27 a big class's body code that was no member
-declaration, such as Ruby's `should "..." do` blocks, was such a line). Prints one row per
-language: files, fallen back, share, unshown lines and their share, and the first files.
+declaration, such as Ruby's `should "..." do` blocks, was such a line). A non-blank line is
+*windowed* when no definition holds it, only a module piece: top-level code, or a stretch the
+grammar's tree left to line windows (before 2026-12-07, libuv's `#else` branch of fsevents.c).
+Prints one row per language: files, fallen back, share, unshown lines and their share, windowed
+lines and their share, and the first files.
 
 Examples:
   python scripts/fallback_share.py --split dev --bench-dir /tmp/bench
@@ -68,6 +71,7 @@ class Tally:
     fell: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     lines: Counter[str] = field(default_factory=Counter)  # non-blank lines
     unshown: Counter[str] = field(default_factory=Counter)
+    windowed: Counter[str] = field(default_factory=Counter)
 
 
 def unshown_lines(lines: list[str], chunks: Sequence[Chunk]) -> int:
@@ -80,6 +84,18 @@ def unshown_lines(lines: list[str], chunks: Sequence[Chunk]) -> int:
         for first, last in runs:
             shown.update(range(first, last + 1))
     return sum(1 for n, line in enumerate(lines, 1) if line.strip() and n not in shown)
+
+
+def windowed_lines(lines: list[str], chunks: Sequence[Chunk]) -> int:
+    """Non-blank lines that no definition holds, only a module piece (top-level code between
+    definitions, or the line windows of code the grammar's tree did not cover)."""
+    from ctxopt.types import ChunkKind
+
+    defined: set[int] = set()
+    for chunk in chunks:
+        if chunk.kind is not ChunkKind.MODULE:
+            defined.update(range(chunk.start_line, chunk.end_line + 1))
+    return sum(1 for n, line in enumerate(lines, 1) if line.strip() and n not in defined)
 
 
 def fallbacks(repo: Path, commit: str, tally: Tally) -> None:
@@ -103,6 +119,7 @@ def fallbacks(repo: Path, commit: str, tally: Tally) -> None:
         lines = text.split("\n")
         tally.lines[language] += sum(1 for line in lines if line.strip())
         tally.unshown[language] += unshown_lines(lines, chunked.chunks)
+        tally.windowed[language] += windowed_lines(lines, chunked.chunks)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,15 +140,17 @@ def main(argv: list[str] | None = None) -> int:
     files, fell = tally.files, tally.fell
     print(
         f"{'language':<12}{'files':>7}{'fallback':>10}{'share':>8}"
-        f"{'lines':>9}{'unshown':>9}{'share':>8}  first files"
+        f"{'lines':>9}{'unshown':>9}{'share':>8}{'windowed':>10}{'share':>8}  first files"
     )
     for language in sorted(files, key=lambda name: (-len(fell[name]) / files[name], name)):
         share = len(fell[language]) / files[language]
         unshown = tally.unshown[language] / max(tally.lines[language], 1)
+        windowed = tally.windowed[language] / max(tally.lines[language], 1)
         listed = ", ".join(fell[language][:SHOWN])
         print(
             f"{language:<12}{files[language]:>7}{len(fell[language]):>10}{share:>8.3f}"
-            f"{tally.lines[language]:>9}{tally.unshown[language]:>9}{unshown:>8.3f}  {listed}"
+            f"{tally.lines[language]:>9}{tally.unshown[language]:>9}{unshown:>8.3f}"
+            f"{tally.windowed[language]:>10}{windowed:>8.3f}  {listed}"
         )
     return 0
 
