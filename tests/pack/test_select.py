@@ -619,14 +619,28 @@ def test_the_rule_holds_for_the_top_twenty_ranks_only() -> None:
 RETRY_TERMS = key_terms("retry after header")
 
 
+def _long_retry_hit() -> ScoredChunk:
+    """a.py's `big`: 100 lines, 1,000 tokens, the words of "retry after header" in line 16."""
+    dear = hit("a.py", "big", 0.6, 1000)
+    rows = [f"step_{i} = compute(step_{i - 1})" for i in range(100)]
+    rows[15] = "timing = retry_after_header(response)"
+    return replace(dear, chunk=replace(dear.chunk, end_line=100, text="\n".join(rows)))
+
+
+def _excerpt_by_line(
+    chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
+) -> tuple[str, int]:
+    """fake_render, with an excerpt costing 5 tokens a line."""
+    if fidelity is Fidelity.EXCERPT and lines is not None:
+        return f"excerpt {lines}", 5 * (lines[1] - lines[0] + 1)
+    return fake_render(chunk, fidelity, lines)
+
+
 def _declared_with_key_lines(excerpt_cost: int) -> Selection:
     """a.py: a dear top hit (lines 1-100, its key lines 10-29) that the budget turns away
     while three cheap weak chunks of its file are packed; b.py: two entries between them in
     score.  The rule lets the dear one in as its declaration line first."""
-    dear = hit("a.py", "big", 0.6, 1000)
-    rows = [f"step_{i} = compute(step_{i - 1})" for i in range(100)]
-    rows[15] = "timing = retry_after_header(response)"
-    big = replace(dear, chunk=replace(dear.chunk, end_line=100, text="\n".join(rows)))
+    big = _long_retry_hit()
     weak = [hit("a.py", f"w{i}", 0.3 - 0.01 * i, 30) for i in range(3)]
     others = [hit("b.py", "b1", 0.35, 40), hit("b.py", "b2", 0.32, 40)]
     budget = 2 * FILE_HEADER + 3 * 30 + 80 + 5
@@ -672,26 +686,16 @@ def _only_code_of_each_file_in_the_way(weak_cost: int) -> Selection:
     a weak chunk that is a.py's only other entry; b.py: one entry between them in score.  Each
     file's last code stays for a declaration line (declare), so the rule needs the top hit's
     key lines, as many as the weak chunk's room holds (an excerpt costs 5 tokens a line)."""
-    dear = hit("a.py", "big", 0.6, 1000)
-    rows = [f"step_{i} = compute(step_{i - 1})" for i in range(100)]
-    rows[15] = "timing = retry_after_header(response)"
-    big = replace(dear, chunk=replace(dear.chunk, end_line=100, text="\n".join(rows)))
+    big = _long_retry_hit()
     weak = hit("a.py", "weak", 0.3, weak_cost)
     other = hit("b.py", "b1", 0.35, 40)
     budget = 2 * FILE_HEADER + weak_cost + 40 + 5
-
-    def render(
-        chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
-    ) -> tuple[str, int]:
-        if fidelity is Fidelity.EXCERPT and lines is not None:
-            return f"excerpt {lines}", 5 * (lines[1] - lines[0] + 1)
-        return fake_render(chunk, fidelity, lines)
 
     options = SelectOptions(
         budget=budget, max_chunks_per_file=8, displace=True, path_entries=False,
         key_terms=RETRY_TERMS,
     )  # fmt: skip
-    selection = select([big, weak, other], options, render)
+    selection = select([big, weak, other], options, _excerpt_by_line)
     assert selection.spent == sum(c.tokens for c in selection.chosen) <= budget
     return selection
 
@@ -734,20 +738,10 @@ def test_a_top_hit_whose_declaration_does_not_fit_leaves_its_files_code_as_it_is
 def _long_chunk_in_less_room(task: str) -> Selection:
     """a.py: one long chunk (100 lines, the task's words in line 16, no focus window) in a
     budget that holds its key lines (5 tokens a line) but not all of it."""
-    dear = hit("a.py", "big", 0.6, 1000)
-    rows = [f"step_{i} = compute(step_{i - 1})" for i in range(100)]
-    rows[15] = "timing = retry_after_header(response)"
-    big = replace(dear, chunk=replace(dear.chunk, end_line=100, text="\n".join(rows)))
-
-    def render(
-        chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
-    ) -> tuple[str, int]:
-        if fidelity is Fidelity.EXCERPT and lines is not None:
-            return f"excerpt {lines}", 5 * (lines[1] - lines[0] + 1)
-        return fake_render(chunk, fidelity, lines)
+    big = _long_retry_hit()
 
     options = SelectOptions(budget=FILE_HEADER + 150, key_terms=key_terms(task))
-    selection = select([big], options, render)
+    selection = select([big], options, _excerpt_by_line)
     assert selection.spent == sum(c.tokens for c in selection.chosen) <= options.budget
     return selection
 
