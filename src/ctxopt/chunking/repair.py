@@ -77,38 +77,25 @@ def longest_branches(source: bytes, *, cplusplus: bool = True) -> bytes:
     """C preprocessor conditionals reduced to their longest branch (the first of equals; see
     the module doc); with cplusplus False a test of `__cplusplus` alone is false (a C
     compiler's view), so C headers lose their `extern "C" {` wrapper instead of keeping half
-    of it."""
+    of it.  One pass: each conditional, once its `#endif` is read, blanks its other branches
+    (a conditional nested in one of them goes with it), and every directive line is blanked."""
     lines = source.splitlines(keepends=True)
-    kept = _kept_branch(lines, cplusplus=cplusplus)
-    out: list[bytes] = []
-    live: list[bool] = []  # per open conditional: whether the branch being read is kept
-    branch: list[tuple[int, int]] = []  # per open conditional: (its kept branch, this one)
+    hidden = [False] * len(lines)
+    open_: list[tuple[list[int], bool]] = []  # per open conditional: branch starts, C++ test
     for at, word in _directives(lines):
         if word is None:
-            out.append(lines[at] if all(live) else _blank(lines[at]))
             continue
-        if word == b"":  # a directive's continuation line
-            out.append(_blank(lines[at]))
-            continue
+        hidden[at] = True  # a directive, or a directive's continuation line (b"")
         if word in _OPENS:
-            branch.append((kept.get(at, 0), 0))
+            open_.append(([at], not cplusplus and bool(_CPLUSPLUS.match(lines[at]))))
         elif word == b"endif":
-            if branch:
-                branch.pop()
-                live.pop()
-            out.append(_blank(lines[at]))
-            continue
-        elif branch:  # elif / else: the next branch of the innermost conditional
-            keep, number = branch[-1]
-            branch[-1] = (keep, number + 1)
-            live.pop()
-        else:
-            out.append(_blank(lines[at]))
-            continue
-        keep, number = branch[-1]
-        live.append(keep == number)
-        out.append(_blank(lines[at]))
-    return b"".join(out)
+            if open_:
+                _hide_all_but_longest(*open_.pop(), end=at, hidden=hidden)
+        elif word and open_:  # elif / else: the next branch of the innermost conditional
+            open_[-1][0].append(at)
+    while open_:  # unclosed at the end of the file
+        _hide_all_but_longest(*open_.pop(), end=len(lines), hidden=hidden)
+    return b"".join(_blank(line) if h else line for line, h in zip(lines, hidden, strict=True))
 
 
 def _directives(lines: list[bytes]) -> Iterator[tuple[int, bytes | None]]:
@@ -129,36 +116,20 @@ def _directives(lines: list[bytes]) -> Iterator[tuple[int, bytes | None]]:
         yield at, found.group(1)
 
 
-def _kept_branch(lines: list[bytes], *, cplusplus: bool) -> dict[int, int]:
-    """Opening line -> the number of the branch to keep of each conditional: its longest
-    (the first of equals), where `#else` and `#elif` start branches.  In the source a fix
-    reads, the code of a platform is often the second branch (`#if TARGET_OS_IPHONE` stubs,
-    then `#else` the whole macOS implementation): keeping the first made it line windows.
-    A `__cplusplus` test is never kept when cplusplus is False."""
-    chosen: dict[int, int] = {}
-    stack: list[tuple[int, list[int], bool]] = []  # opening line, branch starts, C++ test
-    for at, word in _directives(lines):
-        if word is None or word == b"":
-            continue
-        if word in _OPENS:
-            stack.append((at, [at], not cplusplus and bool(_CPLUSPLUS.match(lines[at]))))
-        elif word == b"endif":
-            if stack:
-                chosen.update(_choose(*stack.pop(), end=at))
-        elif stack:
-            stack[-1][1].append(at)
-    while stack:  # unclosed at the end of the file
-        chosen.update(_choose(*stack.pop(), end=len(lines)))
-    return chosen
-
-
-def _choose(opening: int, starts: list[int], cplusplus_test: bool, *, end: int) -> dict[int, int]:
-    """{opening: number of the longest branch}, skipping a false `__cplusplus` test; with
-    nothing to keep (only that test), a number past the last branch."""
-    sizes = [stop - start for start, stop in zip(starts, [*starts[1:], end], strict=True)]
-    numbers = range(1 if cplusplus_test else 0, len(sizes))
-    best = max(numbers, key=lambda n: (sizes[n], -n), default=len(sizes))
-    return {opening: best}
+def _hide_all_but_longest(
+    starts: list[int], cplusplus_test: bool, *, end: int, hidden: list[bool]
+) -> None:
+    """Hide every branch of one conditional (`#else` and `#elif` start branches) but its
+    longest, the first of equals.  In the source a fix reads, the code of a platform is often
+    the second branch (`#if TARGET_OS_IPHONE` stubs, then `#else` the whole macOS
+    implementation): keeping the first made it line windows.  A false `__cplusplus` test is
+    never kept (with nothing else, nothing is)."""
+    bounds = list(zip(starts, [*starts[1:], end], strict=True))
+    candidates = range(1 if cplusplus_test else 0, len(bounds))
+    keep = max(candidates, key=lambda n: (bounds[n][1] - bounds[n][0], -n), default=None)
+    for number, (start, stop) in enumerate(bounds):
+        if number != keep:
+            hidden[start:stop] = [True] * (stop - start)
 
 
 def without_lone_macros(source: bytes) -> bytes:
