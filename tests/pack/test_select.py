@@ -174,11 +174,21 @@ def test_used_types_come_once_per_name_and_never_as_an_impl_block() -> None:
     caller = hit("a.rs", "run", 0.9, 40, refs=("Value",))
     impl = hit("b.rs", "Value", 0.8, 60, kind=ChunkKind.CLASS, text="impl Value {\n}")
     impl = ScoredChunk(replace(impl.chunk, id="b.rs:impl", signature="impl Value"), 0.8, {}, (), {})
-    first = hit("c.rs", "Value", 0.5, 30, kind=ChunkKind.CLASS, text="pub enum Value {\n}")
-    second = hit("d.rs", "Value", 0.4, 30, kind=ChunkKind.CLASS, text="pub struct Value;")
-    chosen = select([caller, impl, first, second], SelectOptions(budget=10_000), fake_render)
+    first = hit("c.rs", "Value", 0.5, 300, kind=ChunkKind.CLASS, text="pub enum Value {\n}")
+    second = hit("d.rs", "Value", 0.4, 300, kind=ChunkKind.CLASS, text="pub struct Value;")
+    chosen = select([caller, impl, first, second], SelectOptions(budget=400), fake_render)
     typed = [c.hit.chunk.path for c in chosen.chosen if c.why is PickReason.USED_TYPE]
-    assert typed == ["c.rs"]
+    assert typed == ["c.rs"]  # too big to show whole in what is left: it stays a signature
+
+
+def test_a_used_type_in_as_its_signature_is_shown_whole_at_its_own_scores_turn() -> None:
+    user = hit("a.py", "use_item", 0.9, 50, refs=("Item",))
+    item = hit("m.py", "Item", 0.5, 60, kind=ChunkKind.CLASS)
+    weaker = [hit(f"z{i}.py", f"z{i}", 0.2, 60) for i in range(3)]
+    chosen = select([user, item, *weaker], SelectOptions(budget=1000), fake_render)
+    items = [c for c in chosen.chosen if c.hit.chunk.name == "Item"]
+    assert [(c.fidelity, c.why) for c in items] == [(Fidelity.FULL, PickReason.SCORE)]
+    assert chosen.spent <= 1000
 
 
 def test_the_test_file_of_the_best_source_file_gets_its_best_chunk() -> None:

@@ -1,7 +1,8 @@
 """Choosing chunks within a token budget, stepping fidelity down before dropping (pure).
 
 Order of preference: chunks the task names (mandatory), then type definitions the
-picked code uses, then the rest by score per token.  Near-duplicates are removed,
+picked code uses (as signatures; each shown whole at its own score's turn where room holds
+it), then the rest by score per token.  Near-duplicates are removed,
 chunks per file are capped unless the task names the file, and each further chunk
 from an already-chosen file counts a little less (diversity).
 """
@@ -381,6 +382,23 @@ class _Budget:
             stepped=StepReason.NO_ROOM,
         )  # fmt: skip
 
+    def show_used_type(self, hit: ScoredChunk) -> bool:
+        """Show a type the picked code uses, added as its signature, in full (or as its
+        excerpt) instead, as a hit picked for its score, when its file's cap and the room
+        left hold it (slim's HttpException stayed a signature all pack long while weaker
+        chunks went in whole).  False, and nothing changed, when they do not."""
+        current = next((c for c in self.chosen if c.hit.chunk.id == hit.chunk.id), None)
+        if current is None or current.why is not PickReason.USED_TYPE:
+            return False
+        saved = self._snapshot()
+        self._remove(current)
+        if not self.capped(hit) and self.try_add(
+            hit, PickReason.SCORE, Fidelity.EXCERPT, note=False
+        ):
+            return True
+        self._restore(saved)
+        return False
+
     def show_whole(self, entry: Choice) -> bool:
         """Show an entry stepped down for want of room whole instead, in place of its file's
         weaker entries (make_way).  False, and nothing changed, when they cannot free enough."""
@@ -490,16 +508,18 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
     pending = [h for h in pending if h.chunk.id not in taken]
     type_limit = max(MIN_TYPE_COST, int(TYPE_SHARE * options.budget))
     types_room = state.spent + int(TYPES_BUDGET_SHARE * options.budget)
+    as_types: set[str] = set()  # in as signatures, still in the running at their own score
     for hit in _types_used(state.chosen, pending):
         cost = render(hit.chunk, Fidelity.SIGNATURE)[1]
         if state.capped(hit) or cost > type_limit or state.spent + cost > types_room:
             continue  # a type that costs that much competes on its own score instead
         if state.try_add(hit, PickReason.USED_TYPE, Fidelity.SIGNATURE, highest=Fidelity.SIGNATURE):
-            taken.add(hit.chunk.id)
-    pending = [h for h in pending if h.chunk.id not in taken]
+            as_types.add(hit.chunk.id)
     position = {h.chunk.id: i for i, h in enumerate(hits)}
     for best in _by_priority(pending, state, position):
-        if state.spent + MIN_ENTRY > options.budget:
+        if best.chunk.id in as_types:
+            state.show_used_type(best)  # its own score's turn: in full, where room holds it
+        elif state.spent + MIN_ENTRY > options.budget:
             state.dropped.append(Dropped(best, DropReason.BUDGET_FULL))
         elif state.capped(best):
             if not (options.displace and state.make_way(best)):
