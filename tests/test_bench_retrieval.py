@@ -20,7 +20,7 @@ from benchlib.ctxopt_runner import CtxoptRunner
 from benchlib.gitutil import BenchError
 from benchlib.metrics import ChangedUnit, score_case, summarise, unit_shown
 from benchlib.mine import GoldFile, message_skip_reason, mine_cases
-from benchlib.select import Span, fill_budget, rank_segments
+from benchlib.select import Span, fill_budget, fill_budget_disjoint, rank_segments
 from benchlib.split_report import from_json, overall, render_split
 from benchlib.splits import load_splits, split_repos
 from benchlib.units import changed_units, units_of
@@ -200,6 +200,23 @@ def test_bm25_ranks_the_matching_window_first(tmp_path: Path) -> None:
     assert (ranked[0].file, ranked[0].start_line) == ("big.py", 61)
     assert all(s.score > 0 for s in ranked)
     assert [s.score for s in ranked] == sorted((s.score for s in ranked), reverse=True)
+
+
+def test_sliding_windows_start_every_thirty_lines_and_never_overlap_in_a_fill(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "repo")
+    lines = [f"value_{i} = compute_total(amount_{i})\n" for i in range(130)]
+    lines[75] = "def load_config_file(path):\n"
+    repo.commit("Initial files for the sliding test", {"big.py": "".join(lines)})
+    snapshot = BlobCache().snapshot(repo.path)
+    assert [(w.start_line, w.end_line) for w in snapshot.sliding] == [
+        (1, 60), (31, 90), (61, 120), (91, 130),
+    ]  # fmt: skip
+    ranked = rank_segments("load the config file", snapshot.sliding)
+    assert [(s.start_line, s.end_line) for s in ranked] == [(31, 90), (61, 120)]
+    chosen = fill_budget_disjoint(ranked, 10_000)
+    assert [(s.start_line, s.end_line) for s in chosen] == [(31, 90)]  # (61, 120) overlaps it
 
 
 def test_fill_budget_skips_what_does_not_fit_and_never_exceeds() -> None:

@@ -12,6 +12,7 @@ from benchlib.paths import is_excluded
 from benchlib.tokcount import count_many
 
 WINDOW_LINES = 60
+SLIDE_LINES = 30  # the sliding baseline starts a 60-line window every this many lines
 MAX_BYTES = 1024 * 1024
 MINIFIED_LINE_CHARS = 1000  # a file whose average line is longer is treated as minified
 _SKIP_MODES = ("120000", "160000")  # symlinks and submodules
@@ -36,12 +37,14 @@ class BlobDoc:
     tokens: int
     terms: Counter[str]
     windows: tuple[tuple[int, int, int, Counter[str]], ...]  # (start, end, tokens, terms)
+    sliding: tuple[tuple[int, int, int, Counter[str]], ...]  # the same, every SLIDE_LINES
 
 
 @dataclass(frozen=True)
 class Snapshot:
     files: tuple[Segment, ...]  # sorted by path
     windows: tuple[Segment, ...]  # sorted by (path, start line)
+    sliding: tuple[Segment, ...]  # 60-line windows starting every SLIDE_LINES, same order
     line_counts: dict[str, int]
 
 
@@ -95,6 +98,12 @@ class BlobCache:
         self.docs.update(analyse_blobs(texts))
 
 
+def _slide_starts(n_lines: int) -> range:
+    """Where the sliding windows start: every SLIDE_LINES while a window is not the file's tail
+    that the one before already reaches."""
+    return range(0, max(1, n_lines - WINDOW_LINES + SLIDE_LINES), SLIDE_LINES)
+
+
 def analyse_blobs(texts: dict[str, list[str]]) -> dict[str, BlobDoc]:
     """BlobDocs for many blobs at once, token counts batched in one call."""
     batch: list[str] = []
@@ -102,20 +111,23 @@ def analyse_blobs(texts: dict[str, list[str]]) -> dict[str, BlobDoc]:
         batch.append("".join(lines))
         starts = range(0, len(lines), WINDOW_LINES)
         batch.extend("".join(lines[s : s + WINDOW_LINES]) for s in starts)
+        batch.extend("".join(lines[s : s + WINDOW_LINES]) for s in _slide_starts(len(lines)))
     counts = iter(count_many(batch))
     docs: dict[str, BlobDoc] = {}
     for blob, lines in texts.items():
         file_tokens = next(counts)
-        windows = []
-        for s in range(0, len(lines), WINDOW_LINES):
-            chunk = lines[s : s + WINDOW_LINES]
-            terms = Counter(tokenize("".join(chunk)))
-            windows.append((s + 1, s + len(chunk), next(counts), terms))
+        windows = [_window(lines, s, next(counts)) for s in range(0, len(lines), WINDOW_LINES)]
+        sliding = [_window(lines, s, next(counts)) for s in _slide_starts(len(lines))]
         whole: Counter[str] = Counter()
         for window in windows:
             whole.update(window[3])
-        docs[blob] = BlobDoc(len(lines), file_tokens, whole, tuple(windows))
+        docs[blob] = BlobDoc(len(lines), file_tokens, whole, tuple(windows), tuple(sliding))
     return docs
+
+
+def _window(lines: list[str], start: int, tokens: int) -> tuple[int, int, int, Counter[str]]:
+    chunk = lines[start : start + WINDOW_LINES]
+    return (start + 1, start + len(chunk), tokens, Counter(tokenize("".join(chunk))))
 
 
 def tracked_blobs(worktree: Path) -> list[tuple[str, str]]:
@@ -136,6 +148,7 @@ def tracked_blobs(worktree: Path) -> list[tuple[str, str]]:
 def _assemble(entries: list[tuple[str, str]], docs: dict[str, BlobDoc | None]) -> Snapshot:
     files: list[Segment] = []
     windows: list[Segment] = []
+    sliding: list[Segment] = []
     line_counts: dict[str, int] = {}
     for path, blob in entries:
         doc = docs.get(blob)
@@ -144,4 +157,5 @@ def _assemble(entries: list[tuple[str, str]], docs: dict[str, BlobDoc | None]) -
         line_counts[path] = doc.n_lines
         files.append(Segment(path, 1, max(1, doc.n_lines), doc.tokens, doc.terms))
         windows.extend(Segment(path, s, e, t, terms) for s, e, t, terms in doc.windows)
-    return Snapshot(tuple(files), tuple(windows), line_counts)
+        sliding.extend(Segment(path, s, e, t, terms) for s, e, t, terms in doc.sliding)
+    return Snapshot(tuple(files), tuple(windows), tuple(sliding), line_counts)

@@ -13,14 +13,15 @@ from benchlib.gitutil import BenchError, resolve
 from benchlib.library_runner import LibraryRunner
 from benchlib.metrics import CaseScore, score_case
 from benchlib.mine import Case, mine_cases
-from benchlib.select import Span, fill_budget, rank_segments
+from benchlib.select import Span, fill_budget, fill_budget_disjoint, rank_segments
 from benchlib.units import changed_units
 from benchlib.worktree import WorkTree
 
-BASELINES = ("bm25-file", "bm25-window")
+SLIDING = "bm25-sliding"  # 60-line windows every 30 lines, none overlapping another chosen
+BASELINES = ("bm25-file", "bm25-window", SLIDING)
 TUNED = "ctxopt-tuned"  # weights fitted by `ctxopt tune` on commits older than every case
 METHODS = (*BASELINES, "ctxopt", TUNED)
-DEFAULT_METHODS = (*BASELINES, "ctxopt")
+DEFAULT_METHODS = ("bm25-file", "bm25-window", "ctxopt")
 
 Progress = Callable[[str], None]
 
@@ -67,8 +68,10 @@ class BenchReport:
 
 
 def baseline_spans(task: str, snapshot: Snapshot, method: str) -> list[Span]:
-    """Ranked spans of one baseline: whole files or 60-line windows."""
-    segments = snapshot.files if method == "bm25-file" else snapshot.windows
+    """Ranked spans of one baseline: whole files, 60-line windows or sliding ones."""
+    segments = {"bm25-file": snapshot.files, SLIDING: snapshot.sliding}.get(
+        method, snapshot.windows
+    )
     return rank_segments(task, segments)
 
 
@@ -111,7 +114,8 @@ class _CaseRunner:
         for method in methods:
             started = time.perf_counter()
             ranked = baseline_spans(case.task, snapshot, method)
-            out[method] = {b: fill_budget(ranked, b) for b in self.options.budgets}
+            fill = fill_budget_disjoint if method == SLIDING else fill_budget
+            out[method] = {b: fill(ranked, b) for b in self.options.budgets}
             self.seconds[method] += time.perf_counter() - started + shared / len(methods)
         return out
 

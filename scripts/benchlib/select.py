@@ -31,6 +31,22 @@ def fill_budget(ranked: Iterable[Span], budget: int) -> list[Span]:
     return chosen
 
 
+def fill_budget_disjoint(ranked: Iterable[Span], budget: int) -> list[Span]:
+    """As fill_budget, and a span overlapping one already chosen of its file is skipped (the
+    sliding windows overlap by half: no line is paid for twice)."""
+    chosen: list[Span] = []
+    used = 0
+    for span in ranked:
+        overlaps = any(
+            c.file == span.file and c.start_line <= span.end_line and span.start_line <= c.end_line
+            for c in chosen
+        )
+        if not overlaps and used + span.tokens <= budget:
+            chosen.append(span)
+            used += span.tokens
+    return chosen
+
+
 def rank_segments(task: str, segments: Sequence[Segment]) -> list[Span]:
     """Segments with a positive BM25 score, by (score desc, path, start line)."""
     scores = bm25_scores(tokenize(task), [s.terms for s in segments])
