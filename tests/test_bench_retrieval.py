@@ -209,7 +209,8 @@ def test_sliding_windows_start_every_thirty_lines_and_never_overlap_in_a_fill(
     lines = [f"value_{i} = compute_total(amount_{i})\n" for i in range(130)]
     lines[75] = "def load_config_file(path):\n"
     repo.commit("Initial files for the sliding test", {"big.py": "".join(lines)})
-    snapshot = BlobCache().snapshot(repo.path)
+    assert BlobCache().snapshot(repo.path).sliding == ()  # made only when asked for
+    snapshot = BlobCache(sliding=True).snapshot(repo.path)
     assert [(w.start_line, w.end_line) for w in snapshot.sliding] == [
         (1, 60), (31, 90), (61, 120), (91, 130),
     ]  # fmt: skip

@@ -75,10 +75,12 @@ def read_source(path: Path) -> str | None:
 
 
 class BlobCache:
-    """BlobDoc per git blob id; None marks a blob that is not a baseline source."""
+    """BlobDoc per git blob id; None marks a blob that is not a baseline source.  The sliding
+    windows are made (and their tokens counted) only when asked for."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, sliding: bool = False) -> None:
         self.docs: dict[str, BlobDoc | None] = {}
+        self.sliding = sliding
 
     def snapshot(self, worktree: Path) -> Snapshot:
         """Files and windows of the checked-out work tree."""
@@ -95,7 +97,7 @@ class BlobCache:
                 self.docs[blob] = None
             else:
                 texts[blob] = split_lines(text)
-        self.docs.update(analyse_blobs(texts))
+        self.docs.update(analyse_blobs(texts, sliding=self.sliding))
 
 
 def _slide_starts(n_lines: int) -> range:
@@ -104,24 +106,29 @@ def _slide_starts(n_lines: int) -> range:
     return range(0, max(1, n_lines - WINDOW_LINES + SLIDE_LINES), SLIDE_LINES)
 
 
-def analyse_blobs(texts: dict[str, list[str]]) -> dict[str, BlobDoc]:
-    """BlobDocs for many blobs at once, token counts batched in one call."""
+def _starts(n_lines: int, sliding: bool) -> range:
+    return _slide_starts(n_lines) if sliding else range(0)
+
+
+def analyse_blobs(texts: dict[str, list[str]], *, sliding: bool = False) -> dict[str, BlobDoc]:
+    """BlobDocs for many blobs at once, token counts batched in one call (sliding windows only
+    when asked for)."""
     batch: list[str] = []
     for lines in texts.values():
         batch.append("".join(lines))
         starts = range(0, len(lines), WINDOW_LINES)
         batch.extend("".join(lines[s : s + WINDOW_LINES]) for s in starts)
-        batch.extend("".join(lines[s : s + WINDOW_LINES]) for s in _slide_starts(len(lines)))
+        batch.extend("".join(lines[s : s + WINDOW_LINES]) for s in _starts(len(lines), sliding))
     counts = iter(count_many(batch))
     docs: dict[str, BlobDoc] = {}
     for blob, lines in texts.items():
         file_tokens = next(counts)
         windows = [_window(lines, s, next(counts)) for s in range(0, len(lines), WINDOW_LINES)]
-        sliding = [_window(lines, s, next(counts)) for s in _slide_starts(len(lines))]
+        slid = [_window(lines, s, next(counts)) for s in _starts(len(lines), sliding)]
         whole: Counter[str] = Counter()
         for window in windows:
             whole.update(window[3])
-        docs[blob] = BlobDoc(len(lines), file_tokens, whole, tuple(windows), tuple(sliding))
+        docs[blob] = BlobDoc(len(lines), file_tokens, whole, tuple(windows), tuple(slid))
     return docs
 
 

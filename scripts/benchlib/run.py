@@ -85,7 +85,7 @@ class _CaseRunner:
     ) -> None:
         self.options = options
         self.tree = tree
-        self.cache = BlobCache()
+        self.cache = BlobCache(sliding=SLIDING in options.methods)
         self.ctxopt = _runner(options) if "ctxopt" in options.methods else None
         self.tuned = LibraryRunner(options.mode) if TUNED in options.methods else None
         self.tuned_weights: dict[str, float] | None = None
