@@ -20,7 +20,7 @@ from benchlib.ctxopt_runner import CtxoptRunner
 from benchlib.gitutil import BenchError
 from benchlib.metrics import ChangedUnit, score_case, summarise, unit_shown
 from benchlib.mine import GoldFile, message_skip_reason, mine_cases
-from benchlib.select import Span, fill_budget, fill_budget_disjoint, rank_segments
+from benchlib.select import Span, fill_budget, rank_segments
 from benchlib.split_report import from_json, overall, render_split
 from benchlib.splits import load_splits, split_repos
 from benchlib.units import changed_units, units_of
@@ -216,7 +216,7 @@ def test_sliding_windows_start_every_thirty_lines_and_never_overlap_in_a_fill(
     ]  # fmt: skip
     ranked = rank_segments("load the config file", snapshot.sliding)
     assert [(s.start_line, s.end_line) for s in ranked] == [(31, 90), (61, 120)]
-    chosen = fill_budget_disjoint(ranked, 10_000)
+    chosen = fill_budget(ranked, 10_000, disjoint=True)
     assert [(s.start_line, s.end_line) for s in chosen] == [(31, 90)]  # (61, 120) overlaps it
 
 

@@ -100,14 +100,12 @@ class BlobCache:
         self.docs.update(analyse_blobs(texts, sliding=self.sliding))
 
 
-def _slide_starts(n_lines: int) -> range:
+def _slide_starts(n_lines: int, sliding: bool) -> range:
     """Where the sliding windows start: every SLIDE_LINES while a window is not the file's tail
-    that the one before already reaches."""
+    that the one before already reaches; nowhere when they are not asked for."""
+    if not sliding:
+        return range(0)
     return range(0, max(1, n_lines - WINDOW_LINES + SLIDE_LINES), SLIDE_LINES)
-
-
-def _starts(n_lines: int, sliding: bool) -> range:
-    return _slide_starts(n_lines) if sliding else range(0)
 
 
 def analyse_blobs(texts: dict[str, list[str]], *, sliding: bool = False) -> dict[str, BlobDoc]:
@@ -118,13 +116,15 @@ def analyse_blobs(texts: dict[str, list[str]], *, sliding: bool = False) -> dict
         batch.append("".join(lines))
         starts = range(0, len(lines), WINDOW_LINES)
         batch.extend("".join(lines[s : s + WINDOW_LINES]) for s in starts)
-        batch.extend("".join(lines[s : s + WINDOW_LINES]) for s in _starts(len(lines), sliding))
+        batch.extend(
+            "".join(lines[s : s + WINDOW_LINES]) for s in _slide_starts(len(lines), sliding)
+        )
     counts = iter(count_many(batch))
     docs: dict[str, BlobDoc] = {}
     for blob, lines in texts.items():
         file_tokens = next(counts)
         windows = [_window(lines, s, next(counts)) for s in range(0, len(lines), WINDOW_LINES)]
-        slid = [_window(lines, s, next(counts)) for s in _starts(len(lines), sliding)]
+        slid = [_window(lines, s, next(counts)) for s in _slide_starts(len(lines), sliding)]
         whole: Counter[str] = Counter()
         for window in windows:
             whole.update(window[3])

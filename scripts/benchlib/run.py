@@ -13,7 +13,7 @@ from benchlib.gitutil import BenchError, resolve
 from benchlib.library_runner import LibraryRunner
 from benchlib.metrics import CaseScore, score_case
 from benchlib.mine import Case, mine_cases
-from benchlib.select import Span, fill_budget, fill_budget_disjoint, rank_segments
+from benchlib.select import Span, fill_budget, rank_segments
 from benchlib.units import changed_units
 from benchlib.worktree import WorkTree
 
@@ -114,8 +114,10 @@ class _CaseRunner:
         for method in methods:
             started = time.perf_counter()
             ranked = baseline_spans(case.task, snapshot, method)
-            fill = fill_budget_disjoint if method == SLIDING else fill_budget
-            out[method] = {b: fill(ranked, b) for b in self.options.budgets}
+            disjoint = method == SLIDING
+            out[method] = {
+                b: fill_budget(ranked, b, disjoint=disjoint) for b in self.options.budgets
+            }
             self.seconds[method] += time.perf_counter() - started + shared / len(methods)
         return out
 

@@ -20,31 +20,23 @@ class Span:
     score: float = 0.0
 
 
-def fill_budget(ranked: Iterable[Span], budget: int) -> list[Span]:
-    """Spans in rank order while they fit; one that doesn't fit is skipped, the rest tried."""
+def fill_budget(ranked: Iterable[Span], budget: int, *, disjoint: bool = False) -> list[Span]:
+    """Spans in rank order while they fit; one that doesn't fit is skipped, the rest tried.
+    disjoint: a span overlapping one already chosen of its file is skipped too (the sliding
+    windows overlap by half: no line is paid for twice)."""
     chosen: list[Span] = []
     used = 0
     for span in ranked:
+        if disjoint and any(_overlap(c, span) for c in chosen):
+            continue
         if used + span.tokens <= budget:
             chosen.append(span)
             used += span.tokens
     return chosen
 
 
-def fill_budget_disjoint(ranked: Iterable[Span], budget: int) -> list[Span]:
-    """As fill_budget, and a span overlapping one already chosen of its file is skipped (the
-    sliding windows overlap by half: no line is paid for twice)."""
-    chosen: list[Span] = []
-    used = 0
-    for span in ranked:
-        overlaps = any(
-            c.file == span.file and c.start_line <= span.end_line and span.start_line <= c.end_line
-            for c in chosen
-        )
-        if not overlaps and used + span.tokens <= budget:
-            chosen.append(span)
-            used += span.tokens
-    return chosen
+def _overlap(a: Span, b: Span) -> bool:
+    return a.file == b.file and a.start_line <= b.end_line and b.start_line <= a.end_line
 
 
 def rank_segments(task: str, segments: Sequence[Segment]) -> list[Span]:
