@@ -7,7 +7,9 @@ checked out in one reused work tree and every method fills each token budget:
 
   ctxopt       `ctxopt index` then `ctxopt pack` (--mode pack) or `ctxopt query` (--mode query)
   bm25-file    BM25 over whole source files
-  bm25-window  BM25 over non-overlapping 60-line windows
+  bm25-window  BM25 over non-overlapping 60-line windows of every text file
+  bm25-code-window  the same windows of source files only, the files a case's gold can
+               hold (docs, changelogs and data never take its room)
   bm25-sliding BM25 over 60-line windows starting every 30 lines; a window overlapping one
                already chosen is skipped (not run by default)
   ctxopt-tuned ctxopt with the weights `ctxopt tune` fits, at the oldest case's parent, on

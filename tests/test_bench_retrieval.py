@@ -20,6 +20,7 @@ from benchlib.ctxopt_runner import CtxoptRunner
 from benchlib.gitutil import BenchError
 from benchlib.metrics import ChangedUnit, score_case, summarise, unit_shown
 from benchlib.mine import GoldFile, message_skip_reason, mine_cases
+from benchlib.run import CODE_WINDOWS, DEFAULT_METHODS, baseline_spans
 from benchlib.select import Span, fill_budget, rank_segments
 from benchlib.split_report import from_json, overall, render_split
 from benchlib.splits import load_splits, split_repos
@@ -218,6 +219,28 @@ def test_sliding_windows_start_every_thirty_lines_and_never_overlap_in_a_fill(
     assert [(s.start_line, s.end_line) for s in ranked] == [(31, 90), (61, 120)]
     chosen = fill_budget(ranked, 10_000, disjoint=True)
     assert [(s.start_line, s.end_line) for s in chosen] == [(31, 90)]  # (61, 120) overlaps it
+
+
+def test_code_windows_leave_docs_and_data_out_while_the_windows_hold_them(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "repo")
+    notes = "".join(f"Fixed the config file loader, release {i}.\n" for i in range(40))
+    repo.commit(
+        "Initial files for the code windows test",
+        {
+            "CHANGES.md": notes,
+            "settings.json": '{"config": "file", "load": true}\n',
+            "docs/loader.py": "def load_config_file_example():\n    pass\n",
+            "src/loader.py": "def load_config_file(path):\n    return open(path).read()\n",
+        },
+    )
+    snapshot = BlobCache().snapshot(repo.path)
+    everything = {s.file for s in baseline_spans("load the config file", snapshot, "bm25-window")}
+    code = [s.file for s in baseline_spans("load the config file", snapshot, CODE_WINDOWS)]
+    assert {"CHANGES.md", "settings.json", "src/loader.py"} <= everything
+    assert sorted(code) == ["docs/loader.py", "src/loader.py"]  # source files, wherever they are
+    assert CODE_WINDOWS in DEFAULT_METHODS
 
 
 def test_fill_budget_skips_what_does_not_fit_and_never_exceeds() -> None:

@@ -113,17 +113,18 @@ def changes_skip_reason(changes: list[Change]) -> str | None:
         return "no changes"
     if all(is_doc(c.new) or is_doc(c.old) for c in changes):
         return "docs only"
-    sources = [c for c in changes if _is_source(c.new) or _is_source(c.old)]
+    sources = [c for c in changes if is_source(c.new) or is_source(c.old)]
     if not sources:
         return "no source files"
     if len(sources) > MAX_SOURCE_FILES:
         return "too many files"
-    if not any(c.status in "MR" and _is_source(c.old) for c in sources):
+    if not any(c.status in "MR" and is_source(c.old) for c in sources):
         return "no modified source"
     return None
 
 
-def _is_source(path: str) -> bool:
+def is_source(path: str) -> bool:
+    """A file a case's gold can hold: a programming language's source, not vendored or built."""
     return is_code(path) and not is_excluded(path)
 
 
@@ -163,7 +164,7 @@ def is_formatting_only(repo: Path, parent: str, sha: str, paths: list[str]) -> b
 
 def gold_files(repo: Path, parent: str, sha: str, changes: list[Change]) -> tuple[GoldFile, ...]:
     """Old-side changed lines of every modified source file that existed in parent."""
-    modified = {c.old for c in changes if c.status in "MR" and _is_source(c.old)}
+    modified = {c.old for c in changes if c.status in "MR" and is_source(c.old)}
     paths = sorted({p for c in changes if c.old in modified for p in (c.old, c.new)})
     out = git(repo, "diff", "-U0", "-M", "--no-color", "--no-ext-diff", parent, sha, "--", *paths)
     hunks = [h for h in parse_unified_zero(out) if h.old_path in modified]
@@ -221,7 +222,7 @@ def examine(repo: Path, commit: Commit) -> tuple[Case | None, str]:
     reason = changes_skip_reason(changes)
     if reason:
         return None, reason
-    sources = sorted({p for c in changes for p in (c.old, c.new) if _is_source(p)})
+    sources = sorted({p for c in changes for p in (c.old, c.new) if is_source(p)})
     if is_formatting_only(repo, parent, commit.sha, sources):
         return None, "formatting only"
     gold = gold_files(repo, parent, commit.sha, changes)

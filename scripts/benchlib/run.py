@@ -12,16 +12,17 @@ from benchlib.ctxopt_runner import CtxoptRunner
 from benchlib.gitutil import BenchError, resolve
 from benchlib.library_runner import LibraryRunner
 from benchlib.metrics import CaseScore, score_case
-from benchlib.mine import Case, mine_cases
+from benchlib.mine import Case, is_source, mine_cases
 from benchlib.select import Span, fill_budget, rank_segments
 from benchlib.units import changed_units
 from benchlib.worktree import WorkTree
 
 SLIDING = "bm25-sliding"  # 60-line windows every 30 lines, none overlapping another chosen
-BASELINES = ("bm25-file", "bm25-window", SLIDING)
+CODE_WINDOWS = "bm25-code-window"  # the 60-line windows of source files only
+BASELINES = ("bm25-file", "bm25-window", CODE_WINDOWS, SLIDING)
 TUNED = "ctxopt-tuned"  # weights fitted by `ctxopt tune` on commits older than every case
 METHODS = (*BASELINES, "ctxopt", TUNED)
-DEFAULT_METHODS = ("bm25-file", "bm25-window", "ctxopt")
+DEFAULT_METHODS = ("bm25-file", "bm25-window", CODE_WINDOWS, "ctxopt")
 
 Progress = Callable[[str], None]
 
@@ -68,7 +69,10 @@ class BenchReport:
 
 
 def baseline_spans(task: str, snapshot: Snapshot, method: str) -> list[Span]:
-    """Ranked spans of one baseline: whole files, 60-line windows or sliding ones."""
+    """Ranked spans of one baseline: whole files, 60-line windows (of every text file, or of
+    the source files a case's gold can hold only) or sliding ones."""
+    if method == CODE_WINDOWS:
+        return rank_segments(task, [w for w in snapshot.windows if is_source(w.path)])
     segments = {"bm25-file": snapshot.files, SLIDING: snapshot.sliding}.get(
         method, snapshot.windows
     )
