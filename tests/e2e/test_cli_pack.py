@@ -278,8 +278,12 @@ def test_json_with_explain_lists_what_was_left_out_as_explain_does(
     result = cli(*args, "--json", "--explain")
     assert result.code == 0, result.err
     data = result.json()
+    rest = [line for line in result.err.splitlines() if line.startswith("- ... and ")]
     listed = [line for line in result.err.splitlines() if line.startswith("- ")]
+    listed = [line for line in listed if line not in rest]
     assert data["left_out"] and len(data["left_out"]) == len(listed)
+    unlisted = int(rest[0].split()[3]) if rest else 0  # "- ... and N lower-scored candidates"
+    assert data["left_out_unlisted"] == unlisted
     for entry, line in zip(data["left_out"], listed, strict=True):
         assert line.startswith(f"- {entry['file']}:") and line.endswith(f": {entry['why']}")
     codes = {entry["why_code"] for entry in data["left_out"]}
