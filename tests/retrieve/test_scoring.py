@@ -11,6 +11,7 @@ from ctxopt.retrieve.scoring import (
     rrf,
     score_candidates,
 )
+from ctxopt.retrieve.secondary import Secondary
 from ctxopt.types import Chunk, ChunkKind
 
 
@@ -31,7 +32,6 @@ def context(task: str) -> ScoringContext:
         rank={},
         newest_commit=0,
         languages=frozenset(),
-        secondary_wanted=False,
     )
 
 
@@ -62,7 +62,7 @@ def test_tests_rank_lower_unless_intent_is_test() -> None:
     assert ranked[0].chunk.kind == ChunkKind.FUNCTION
     assert ranked[1].factors["secondary_penalty"] < 0
     ctx = context("add tests for store")
-    ctx = ScoringContext(**{**ctx.__dict__, "secondary_wanted": True})
+    ctx = ScoringContext(**{**ctx.__dict__, "wanted": frozenset({Secondary.TEST})})
     ranked = score_candidates([code, test], ctx, DEFAULT_WEIGHTS)
     assert ranked[0].chunk.kind == ChunkKind.TEST
 

@@ -10,6 +10,7 @@ from ctxopt.retrieve.candidates import Candidate
 from ctxopt.retrieve.entities import extract_entities
 from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.scoring import DEFAULT_WEIGHTS, ScoringContext, score_candidates
+from ctxopt.retrieve.search import wanted_secondary
 from ctxopt.retrieve.secondary import SECONDARY_FACTORS, TOOLING_TASK, Secondary, secondary_class
 from ctxopt.types import Chunk
 
@@ -60,12 +61,15 @@ def test_history_ranks_below_docs_below_code() -> None:
     assert SECONDARY_FACTORS[Secondary.HISTORY] < SECONDARY_FACTORS[Secondary.DOCS] < 1.0
     task = "session cookie is not refreshed"
     entities = extract_entities(task)
-    ctx = ScoringContext(entities, detect_intent(task, entities), {}, 0, frozenset(), False)
+    ctx = ScoringContext(entities, detect_intent(task, entities), {}, 0, frozenset())
     paths = ["CHANGES.rst", "docs/api.md", "src/sessions.py"]
     pool = [Candidate(first_chunk(p), lexical_rank=1, lexical_score=5.0) for p in paths]
     ranked = [h.chunk.path for h in score_candidates(pool, ctx, DEFAULT_WEIGHTS)]
     assert ranked == ["src/sessions.py", "docs/api.md", "CHANGES.rst"]
-    wanted = ScoringContext(**{**ctx.__dict__, "secondary_wanted": True})
+    about_docs = extract_entities("fix the docs")
+    wanted = ScoringContext(
+        **{**ctx.__dict__, "wanted": wanted_secondary("fix the docs", about_docs, ctx.intent)}
+    )
     scores = {h.chunk.path: h.score for h in score_candidates(pool, wanted, DEFAULT_WEIGHTS)}
     assert scores["CHANGES.rst"] == scores["docs/api.md"]  # a task about docs: no penalty
 
@@ -73,14 +77,17 @@ def test_history_ranks_below_docs_below_code() -> None:
 def test_tool_configuration_ranks_below_code_unless_the_task_names_tooling() -> None:
     task = "session cookie is not refreshed"
     entities = extract_entities(task)
-    ctx = ScoringContext(entities, detect_intent(task, entities), {}, 0, frozenset(), True)
+    tests_and_docs = frozenset({Secondary.TEST, Secondary.DOCS, Secondary.HISTORY})
+    ctx = ScoringContext(
+        entities, detect_intent(task, entities), {}, 0, frozenset(), tests_and_docs
+    )
     paths = [".prettierrc.js", "src/config.ts"]
     pool = [Candidate(first_chunk(p), lexical_rank=1, lexical_score=5.0) for p in paths]
-    # a task about tests or docs (secondary_wanted) still has the tool's file rank below code
+    # a task about tests or docs still has the tool's file rank below code
     ranked = score_candidates(pool, ctx, DEFAULT_WEIGHTS)
     assert [h.chunk.path for h in ranked] == ["src/config.ts", ".prettierrc.js"]
     assert ranked[1].factors["secondary_penalty"] < 0
-    wanted = ScoringContext(**{**ctx.__dict__, "tooling_wanted": True})
+    wanted = ScoringContext(**{**ctx.__dict__, "wanted": tests_and_docs | {Secondary.TOOLING}})
     assert all(
         "secondary_penalty" not in h.factors
         for h in score_candidates(pool, wanted, DEFAULT_WEIGHTS)
@@ -114,3 +121,39 @@ def test_a_task_about_a_linter_or_type_checker_is_about_tooling(task: str) -> No
 )
 def test_a_bug_report_about_code_is_not_about_tooling(task: str) -> None:
     assert TOOLING_TASK.search(task) is None
+
+
+@pytest.mark.parametrize(
+    ("task", "wanted"),
+    [
+        ("test: add shell-completion case for hidden BoolWithInverseFlag", {Secondary.TEST}),
+        ("add tests for the retry delay", {Secondary.TEST}),
+        ("session cookie is not refreshed", set()),
+        (
+            "document the retry option in the docs",
+            {Secondary.TEST, Secondary.DOCS, Secondary.HISTORY},
+        ),
+        ("fix the eslint configuration", {Secondary.TOOLING}),
+    ],
+)
+def test_a_task_about_tests_keeps_tests_not_docs_and_history_at_their_score(
+    task: str, wanted: set[Secondary]
+) -> None:
+    entities = extract_entities(task)
+    assert wanted_secondary(task, entities, detect_intent(task, entities)) == wanted
+
+
+def test_docs_and_changelogs_rank_below_code_for_a_task_about_tests() -> None:
+    task = "test: add coverage for the session cookie refresh"
+    entities = extract_entities(task)
+    intent = detect_intent(task, entities)
+    wanted = wanted_secondary(task, entities, intent)
+    ctx = ScoringContext(entities, intent, {}, 0, frozenset(), wanted)
+    paths = ["CHANGES.rst", "docs/api.md", "src/sessions.py", "tests/test_sessions.py"]
+    pool = [Candidate(first_chunk(p), lexical_rank=1, lexical_score=5.0) for p in paths]
+    penalised = {
+        h.chunk.path
+        for h in score_candidates(pool, ctx, DEFAULT_WEIGHTS)
+        if "secondary_penalty" in h.factors
+    }
+    assert penalised == {"CHANGES.rst", "docs/api.md"}

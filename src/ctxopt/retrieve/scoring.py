@@ -75,8 +75,9 @@ class ScoringContext:
     rank: Mapping[str, float]  # file -> PageRank (mean 1)
     newest_commit: int
     languages: frozenset[str]  # languages the task mentions
-    secondary_wanted: bool  # the task is about tests or docs
-    tooling_wanted: bool = False  # the task is about CI, linters, bundlers (Secondary.TOOLING)
+    # The classes of secondary chunks the task is about, which keep their score (search's
+    # wanted_secondary: tests for a test task; docs and history when it names docs).
+    wanted: frozenset[Secondary] = frozenset()
     history: Mapping[str, float] = field(default_factory=dict)  # file -> 0..1
     # Names and bare file names of the task that the index has many of (`main`, `main.rs`):
     # they point at none of them (see vague_mentions).
@@ -304,7 +305,7 @@ def score_candidates(
 
 def _wanted(secondary: Secondary, ctx: ScoringContext) -> bool:
     """The task is about chunks of this class, so they keep their score."""
-    return ctx.tooling_wanted if secondary is Secondary.TOOLING else ctx.secondary_wanted
+    return secondary in ctx.wanted
 
 
 def penalty_factor(hit: ScoredChunk) -> float:

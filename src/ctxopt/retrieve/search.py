@@ -29,7 +29,7 @@ from ctxopt.retrieve.scoring import (
     same_file,
     score_candidates,
 )
-from ctxopt.retrieve.secondary import TOOLING_TASK, is_tooling_path
+from ctxopt.retrieve.secondary import TOOLING_TASK, Secondary, is_tooling_path
 from ctxopt.retrieve.task_text import ranked_text
 from ctxopt.retrieve.tuned import ranking_view
 from ctxopt.retrieve.windows import (
@@ -222,8 +222,7 @@ def rank(
         rank=graph.rank,
         newest_commit=max((r.commit_time for r in files.values()), default=0),
         languages=mentioned_languages(entities, task),
-        secondary_wanted=intent.type == IntentType.TEST or _names_docs(entities),
-        tooling_wanted=_names_tooling(task, entities),
+        wanted=wanted_secondary(task, entities, intent),
         history=_history(task, reader, files) if weights.get("history", 0.0) > 0 else {},
         vague=vague_mentions(entities, named, files),
         tails=tail_matches(entities.paths, files),
@@ -321,6 +320,22 @@ def _window_reach(
     known = [c.chunk for c in pool.values() if c.chunk.path in files]
     found = [c for c in source.overlapping(reach(strong)) if c.id not in pool]
     return known + found
+
+
+def wanted_secondary(task: str, entities: Entities, intent: Intent) -> frozenset[Secondary]:
+    """The classes of secondary chunks a task is about, which keep their score: tests for a
+    task about tests (its intent) or docs; docs and history only for a task that names docs
+    (a test task lifting them gave `godoc-current.txt` a tenth of urfave/cli's 8k packs for
+    "test: add shell-completion case ..."); tooling for a task that names a tool."""
+    docs = _names_docs(entities)
+    wanted: set[Secondary] = set()
+    if docs or intent.type == IntentType.TEST:
+        wanted.add(Secondary.TEST)
+    if docs:
+        wanted.update((Secondary.DOCS, Secondary.HISTORY))
+    if _names_tooling(task, entities):
+        wanted.add(Secondary.TOOLING)
+    return frozenset(wanted)
 
 
 def _names_docs(entities: Entities) -> bool:
