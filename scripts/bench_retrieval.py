@@ -23,12 +23,14 @@ functions (the chunks the changed lines fall in) are all shown whole or by their
 
 A whole split of scripts/benchlib/splits.toml (--split dev|test) runs its repositories one after
 the other, each mined up to the commit the file records, and reports each and the overall mean
-over all cases. --merge re-renders saved --json outputs of single-repository runs as a split.
+over all cases. --merge re-renders saved --json outputs (of single-repository runs or of whole
+splits) as a split; the methods of separate runs of one repository are put side by side.
 
 Examples:
   python scripts/bench_retrieval.py --repo /tmp/bench/click --methods bm25-file,bm25-window
   python scripts/bench_retrieval.py --split test --bench-dir /tmp/bench --runner library
   python scripts/bench_retrieval.py --split test --merge out/requests.json out/chi.json
+  python scripts/bench_retrieval.py --split test --merge out/baselines.json out/ctxopt.json
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -76,7 +80,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--merge",
         type=Path,
         nargs="+",
-        help="With --split: render saved --json outputs of single-repository runs, run nothing.",
+        help="With --split: render saved --json outputs (of repositories or splits), run nothing.",
     )
     parser.add_argument("--cases", type=int, default=40, help="Newest eligible commits (40).")
     parser.add_argument(
@@ -142,18 +146,36 @@ def _run_split(args: argparse.Namespace) -> tuple[list[RepoScores], list[dict[st
 
 
 def _merge(args: argparse.Namespace) -> tuple[list[RepoScores], list[dict[str, object]]]:
+    """The saved runs' scores by repository, in the order first met; a repository's methods
+    from several files side by side (the same method of one repository twice is an error)."""
     languages = {r.dir: r.language for r in split_repos(args.split)}
-    scores: list[RepoScores] = []
+    scores: dict[str, RepoScores] = {}
     details: list[dict[str, object]] = []
     for path in args.merge:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise BenchError(f"cannot read {path}: {exc}") from exc
-        name = str(data.get("repo", path.stem))
-        scores.append(from_json(data, name, languages.get(name, "")))
-        details.append(data)
-    return scores, details
+        for data in _saved_runs(path):
+            name = str(data.get("repo", path.stem))
+            found = from_json(data, name, languages.get(name, ""))
+            known = scores.setdefault(name, replace(found, scores={}))
+            twice = sorted(set(known.scores) & set(found.scores))
+            if twice:
+                raise BenchError(f"{path}: {name} has {', '.join(twice)} in an earlier file too")
+            known.scores.update(found.scores)
+            details.append(data)
+    return list(scores.values()), details
+
+
+def _saved_runs(path: Path) -> list[dict[str, Any]]:
+    """The single-repository runs a saved --json output holds (a split's holds several)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise BenchError(f"cannot read {path}: {exc}") from exc
+    runs = data.get("runs", [data]) if isinstance(data, dict) else None
+    if not isinstance(runs, list) or not all(
+        isinstance(r, dict) and isinstance(r.get("details"), list) for r in runs
+    ):
+        raise BenchError(f"{path} is not the --json output of bench_retrieval.py")
+    return runs
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -593,6 +593,18 @@ def test_split_merge_renders_saved_runs_and_a_missing_clone_stops(
     overall_row = next(line for line in table.splitlines() if line.startswith("overall"))
     assert f"{single['file_recall']:.3f}" in overall_row
     assert overall_row.split()[-1] == "2"
+    files_args = ["--repo", str(repo.path), "--methods", "bm25-file", "--budgets", "400", "--json"]
+    assert script.main(files_args) == 0
+    other = tmp_path / "files.json"
+    other.write_text(capsys.readouterr().out)
+    assert script.main(["--split", "test", "--merge", str(saved), str(other)]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert {r[1] for r in rows if r and r[0] == "overall"} == {"bm25-file", "bm25-window"}
+    assert script.main(["--split", "test", "--merge", str(saved), str(saved)]) == 1
+    assert "has bm25-window in an earlier file too" in capsys.readouterr().err
+    (tmp_path / "other.json").write_text('{"repo": "x"}')
+    assert script.main(["--split", "test", "--merge", str(tmp_path / "other.json")]) == 1
+    assert "is not the --json output of bench_retrieval.py" in capsys.readouterr().err
     empty = tmp_path / "none"
     empty.mkdir()
     assert script.main(["--split", "test", "--bench-dir", str(empty)]) == 1
