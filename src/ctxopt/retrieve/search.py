@@ -325,7 +325,7 @@ def _window_reach(
 def wanted_secondary(task: str, entities: Entities, intent: Intent) -> frozenset[Secondary]:
     """The classes of secondary chunks a task is about, which keep their score: tests for a
     task about tests (its intent) or docs; docs and history only for a task that names docs
-    (a test task lifting them gave `godoc-current.txt` a tenth of urfave/cli's 8k packs for
+    (a test task lifting them gave `godoc-current.txt` a seventh of urfave/cli's 8k pack for
     "test: add shell-completion case ..."); tooling for a task that names a tool."""
     docs = _names_docs(entities)
     wanted: set[Secondary] = set()
