@@ -154,7 +154,12 @@ def _merge(args: argparse.Namespace) -> tuple[list[RepoScores], list[dict[str, o
     for path in args.merge:
         for data in _saved_runs(path):
             name = str(data.get("repo", path.stem))
-            found = from_json(data, name, languages.get(name, ""))
+            try:
+                found = from_json(data, name, languages.get(name, ""))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise BenchError(
+                    f"{path}: {name}'s cases are not as bench_retrieval.py writes them"
+                ) from exc
             known = scores.setdefault(name, replace(found, scores={}))
             twice = sorted(set(known.scores) & set(found.scores))
             if twice:
