@@ -284,7 +284,7 @@ def score_candidates(
             contributions["outline_penalty"] = round(-score * (1 - OUTLINE_FACTOR), 5)
             score *= OUTLINE_FACTOR
         secondary = secondary_class(candidate.chunk)
-        if secondary is not None and not _wanted(secondary, ctx):
+        if secondary is not None and secondary not in ctx.wanted:  # unless the task is about it
             factor = SECONDARY_FACTORS[secondary]
             contributions["secondary_penalty"] = round(-score * (1 - factor), 5)
             score *= factor
@@ -301,11 +301,6 @@ def score_candidates(
             memo[candidate.chunk.id] = (signals, hit)
     scored.sort(key=lambda s: (-s.score, s.chunk.path, s.chunk.start_line))
     return scored
-
-
-def _wanted(secondary: Secondary, ctx: ScoringContext) -> bool:
-    """The task is about chunks of this class, so they keep their score."""
-    return secondary in ctx.wanted
 
 
 def penalty_factor(hit: ScoredChunk) -> float:
