@@ -16,7 +16,9 @@ checked out in one reused work tree and every method fills each token budget:
                the commits before it (no case commit nor anything after one is seen)
 
 Metrics per method and budget, averaged over cases: file recall, hit rate, changed-line
-coverage and mean tokens used. Progress goes to stderr; the table (or --json) to stdout.
+coverage, mean prompt tokens (ctxopt's pack: the rendered prompt as `pack --json` counts it)
+and the number of cases whose prompt is over its budget (`over_budget`). Progress goes to
+stderr; the table (or --json) to stdout.
 
 Beside those, the share of cases with every changed file shown, and the share whose changed
 functions (the chunks the changed lines fall in) are all shown whole or by their changed lines.

@@ -475,8 +475,15 @@ def test_ctxopt_contract_with_a_fake_cli(
     # src/app.py sorts first: lines 1-4 cover gold lines 1, 2 and 4 of 1, 2, 4, 8, 9
     assert fix["30"]["files_hit"] == ["src/app.py"]
     assert fix["30"]["line_coverage"] == pytest.approx(3 / 5)
-    assert fix["30"]["tokens"] == 30
-    assert fix["100"]["tokens"] == 60
+    if mode == "pack":
+        # a pack's tokens are its rendered prompt's (the fake says 99), not its spans' (30)
+        assert fix["30"]["tokens"] == 99 and fix["30"]["over_budget"] is True
+        assert fix["100"]["tokens"] == 99 and fix["100"]["over_budget"] is False
+        assert payload["methods"]["ctxopt"]["30"]["over_budget"] == 2
+        assert payload["methods"]["ctxopt"]["100"]["over_budget"] == 0
+    else:
+        assert fix["30"]["tokens"] == 30 and fix["30"]["over_budget"] is False
+        assert fix["100"]["tokens"] == 60
 
 
 def test_a_task_over_the_budget_scores_nothing_but_other_failures_stop_the_run(
@@ -496,7 +503,8 @@ def test_a_task_over_the_budget_scores_nothing_but_other_failures_stop_the_run(
     assert script.main([*args, "--budgets", "25,100"]) == 0
     fix = json.loads(capsys.readouterr().out)["details"][0]["results"]["ctxopt"]
     assert fix["25"]["tokens"] == 0 and fix["25"]["line_coverage"] == 0.0
-    assert fix["100"]["tokens"] == 60
+    assert fix["25"]["over_budget"] is False
+    assert fix["100"]["tokens"] == 99
     assert script.main([*args, "--budgets", "10"]) != 0
 
 
@@ -516,6 +524,9 @@ def test_diagnosis_sorts_every_changed_line_and_agrees_with_the_benchmark(
         assert sum(shares.values()) == pytest.approx(1.0, abs=1e-3)
         assert shares["shown"] == pytest.approx(measured[budget]["line_coverage"], abs=1e-3)
     assert report["budgets"]["2000"]["categories"]["shown"] > 0.5
+    for budget in ("300", "2000"):  # the real pack's prompt, counted, holds to its budget
+        assert measured[budget]["over_budget"] == 0
+        assert 0 < measured[budget]["mean_tokens"] <= int(budget)
     for budget in ("300", "2000"):
         bounds = report["budgets"][budget]["bounds"]
         assert set(bounds) == {"ranking", "oracle"}

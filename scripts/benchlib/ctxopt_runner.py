@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlib.gitutil import BenchError
-from benchlib.select import Span, fill_budget, normalise_path
+from benchlib.select import Selection, Span, fill_budget, normalise_path
 from benchlib.tokcount import SRC_DIR
 from benchlib.verbatim import shown_runs, split_span
 
@@ -51,23 +51,25 @@ class CtxoptRunner:
                     f"{done.returncode} ({_last_line(done.stderr)}); {_FIX_HINT}"
                 )
 
-    def select(self, task: str, worktree: Path, budgets: Sequence[int]) -> dict[int, list[Span]]:
+    def select(self, task: str, worktree: Path, budgets: Sequence[int]) -> dict[int, Selection]:
         """The spans ctxopt selects for every budget, after refreshing the index."""
         self._run(["index", str(worktree), "--json", "--quiet"])
         if self.mode == "query":
             ranked = self.query(task, worktree)
-            return {b: fill_budget(ranked, b) for b in budgets}
+            return {b: Selection.of_spans(fill_budget(ranked, b)) for b in budgets}
         return {b: self.pack(task, worktree, b) for b in budgets}
 
-    def pack(self, task: str, worktree: Path, budget: int) -> list[Span]:
+    def pack(self, task: str, worktree: Path, budget: int) -> Selection:
         args = ["pack", task, "--path", str(worktree), "--budget", str(budget)]
         args += ["--compression", "none", "--json"]
         done = self._run(args, check=False)
         if done.returncode == BUDGET_TOO_SMALL:
-            return []  # the task alone is over the budget: nothing shown, scored as such
+            return Selection((), 0)  # the task alone is over the budget: nothing shown
         payload = self._parse(args, self._checked(args, done).stdout)
         if not isinstance(payload, dict) or not isinstance(payload.get("chunks"), list):
             raise BenchError("ctxopt pack --json printed no `chunks` list")
+        if not isinstance(payload.get("tokens"), int):
+            raise BenchError("ctxopt pack --json printed no prompt `tokens` count")
         # Only lines shown verbatim count: a whole chunk, or the lines of an excerpt; a
         # signature, stub or path does not show the lines, a class summary only its own.
         spans: list[Span] = []
@@ -81,7 +83,7 @@ class CtxoptRunner:
                 continue
             runs = shown_runs(worktree / str(c["file"]), span.start_line, span.end_line, content)
             spans.extend(split_span(span, runs))
-        return spans
+        return Selection(tuple(spans), payload["tokens"])
 
     def query(self, task: str, worktree: Path) -> list[Span]:
         args = ["query", task, "--path", str(worktree), "-k", str(QUERY_TOP_K), "--json"]

@@ -6,7 +6,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchlib.select import Span, fill_budget, normalise_path
+from benchlib.select import Selection, Span, fill_budget, normalise_path
 from benchlib.verbatim import shown_runs, split_span
 
 QUERY_TOP_K = 400
@@ -39,7 +39,7 @@ class LibraryRunner:
         worktree: Path,
         budgets: Sequence[int],
         weights: Mapping[str, float] | None = None,
-    ) -> dict[int, list[Span]]:
+    ) -> dict[int, Selection]:
         from ctxopt.config.settings import load_settings
         from ctxopt.index.build import build_index
 
@@ -47,7 +47,7 @@ class LibraryRunner:
         build_index(settings)
         if self.mode == "query":
             ranked = self._query(settings, task)
-            return {b: fill_budget(ranked, b) for b in budgets}
+            return {b: Selection.of_spans(fill_budget(ranked, b)) for b in budgets}
         return {b: self._pack(settings, task, b) for b in budgets}
 
     def _query(self, settings: object, task: str) -> list[Span]:
@@ -62,7 +62,7 @@ class LibraryRunner:
             for h in result.results
         ]  # fmt: skip
 
-    def _pack(self, settings: object, task: str, budget: int) -> list[Span]:
+    def _pack(self, settings: object, task: str, budget: int) -> Selection:
         from ctxopt.app.pack import refresh_then_pack
         from ctxopt.errors import BudgetError
         from ctxopt.pack.api import PackOptions
@@ -71,7 +71,7 @@ class LibraryRunner:
         try:
             result = refresh_then_pack(settings, options)  # type: ignore[arg-type]
         except BudgetError:
-            return []  # the task alone is over the budget: nothing shown, scored as such
+            return Selection((), 0)  # the task alone is over the budget: nothing shown
         root = Path(settings.root)  # type: ignore[attr-defined]
         spans: list[Span] = []
         for c in result.chosen:
@@ -85,4 +85,4 @@ class LibraryRunner:
                 continue
             runs = shown_runs(root / c.hit.chunk.path, c.start_line, c.end_line, c.content)
             spans.extend(split_span(span, runs))
-        return spans
+        return Selection(tuple(spans), result.tokens)

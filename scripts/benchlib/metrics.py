@@ -33,12 +33,13 @@ class CaseScore:
     file_recall: float  # share of gold files with at least one selected span
     hit: bool  # at least one gold file hit
     line_coverage: float  # share of gold lines inside a selected span
-    tokens: int  # tokens of the selected spans
+    tokens: int  # tokens of the prompt (ctxopt's pack: as rendered; others: the spans')
     spans: int
     files_hit: tuple[str, ...]
     all_files: bool = False  # every gold file has a selected span
     function_recall: float = 0.0  # share of changed units shown (whole or their changed lines)
     all_functions: bool = False  # every changed unit shown
+    over_budget: bool = False  # the prompt holds more tokens than the budget it was made for
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Summary:
     all_files: float = 0.0  # share of cases with every changed file shown
     function_recall: float = 0.0
     all_functions: float = 0.0  # share of cases with every changed function shown
+    over_budget: int = 0  # cases whose prompt holds more tokens than its budget
 
 
 def _ranges_by_file(spans: Sequence[Span]) -> dict[str, list[tuple[int, int]]]:
@@ -71,11 +73,19 @@ def unit_shown(unit: ChangedUnit, ranges: Sequence[tuple[int, int]]) -> bool:
 
 
 def score_case(
-    gold: Sequence[GoldFile], spans: Sequence[Span], units: Sequence[ChangedUnit] = ()
+    gold: Sequence[GoldFile],
+    spans: Sequence[Span],
+    units: Sequence[ChangedUnit] = (),
+    *,
+    prompt_tokens: int | None = None,
+    budget: int | None = None,
 ) -> CaseScore:
     """File recall, hit, changed-line coverage and changed-function figures of one case.
 
-    With no units given, each changed line is its own unit."""
+    With no units given, each changed line is its own unit. prompt_tokens: the tokens of
+    the prompt that showed the spans (default: the spans' own); over a budget given, the
+    case counts as over budget."""
+    tokens = sum(s.tokens for s in spans) if prompt_tokens is None else prompt_tokens
     ranges = _ranges_by_file(spans)
     files_hit = tuple(sorted(g.path for g in gold if g.path in ranges))
     total_lines = sum(len(g.lines) for g in gold)
@@ -87,12 +97,13 @@ def score_case(
         file_recall=len(files_hit) / len(gold) if gold else 0.0,
         hit=bool(files_hit),
         line_coverage=covered / total_lines if total_lines else 0.0,
-        tokens=sum(s.tokens for s in spans),
+        tokens=tokens,
         spans=len(spans),
         files_hit=files_hit,
         all_files=bool(gold) and len(files_hit) == len(gold),
         function_recall=shown / len(units) if units else 0.0,
         all_functions=bool(units) and shown == len(units),
+        over_budget=budget is not None and tokens > budget,
     )
 
 
@@ -110,4 +121,5 @@ def summarise(scores: Sequence[CaseScore]) -> Summary:
         all_files=sum(1 for s in scores if s.all_files) / n,
         function_recall=sum(s.function_recall for s in scores) / n,
         all_functions=sum(1 for s in scores if s.all_functions) / n,
+        over_budget=sum(1 for s in scores if s.over_budget),
     )

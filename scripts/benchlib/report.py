@@ -18,6 +18,7 @@ _COLUMNS = (
     "all_funcs",
     "func_recall",
     "tokens",
+    "over_budget",
     "cases",
 )
 
@@ -53,6 +54,7 @@ def render_table(report: BenchReport) -> str:
                     f"{s.all_functions:.3f}",
                     f"{s.function_recall:.3f}",
                     f"{s.mean_tokens:.0f}",
+                    str(s.over_budget),
                     str(s.cases),
                 )
             )

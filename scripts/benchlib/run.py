@@ -13,7 +13,7 @@ from benchlib.gitutil import BenchError, resolve
 from benchlib.library_runner import LibraryRunner
 from benchlib.metrics import CaseScore, score_case
 from benchlib.mine import Case, is_source, mine_cases
-from benchlib.select import Span, fill_budget, rank_segments
+from benchlib.select import Selection, Span, fill_budget, rank_segments
 from benchlib.units import changed_units
 from benchlib.worktree import WorkTree
 
@@ -102,30 +102,36 @@ class _CaseRunner:
         selections = self._baselines(case) | self._ctxopt(case) | self._tuned(case)
         units = changed_units(self.tree.path, case.gold)
         scores = {
-            method: {b: score_case(case.gold, spans, units) for b, spans in by_budget.items()}
+            method: {
+                b: score_case(
+                    case.gold, chosen.spans, units, prompt_tokens=chosen.prompt_tokens, budget=b
+                )
+                for b, chosen in by_budget.items()
+            }
             for method, by_budget in sorted(selections.items())
         }
         return CaseResult(case, scores)
 
-    def _baselines(self, case: Case) -> dict[str, dict[int, list[Span]]]:
+    def _baselines(self, case: Case) -> dict[str, dict[int, Selection]]:
         methods = [m for m in self.options.methods if m in BASELINES]
         if not methods:
             return {}
         started = time.perf_counter()
         snapshot = self.cache.snapshot(self.tree.path)
         shared = time.perf_counter() - started
-        out: dict[str, dict[int, list[Span]]] = {}
+        out: dict[str, dict[int, Selection]] = {}
         for method in methods:
             started = time.perf_counter()
             ranked = baseline_spans(case.task, snapshot, method)
             disjoint = method == SLIDING
             out[method] = {
-                b: fill_budget(ranked, b, disjoint=disjoint) for b in self.options.budgets
+                b: Selection.of_spans(fill_budget(ranked, b, disjoint=disjoint))
+                for b in self.options.budgets
             }
             self.seconds[method] += time.perf_counter() - started + shared / len(methods)
         return out
 
-    def _ctxopt(self, case: Case) -> dict[str, dict[int, list[Span]]]:
+    def _ctxopt(self, case: Case) -> dict[str, dict[int, Selection]]:
         if self.ctxopt is None:
             return {}
         started = time.perf_counter()
@@ -133,7 +139,7 @@ class _CaseRunner:
         self.seconds["ctxopt"] += time.perf_counter() - started
         return {"ctxopt": selected}
 
-    def _tuned(self, case: Case) -> dict[str, dict[int, list[Span]]]:
+    def _tuned(self, case: Case) -> dict[str, dict[int, Selection]]:
         """Tuned once, at the oldest case's parent: its history holds no case commit nor
         anything after one (and the case commits are excluded besides)."""
         if self.tuned is None:

@@ -20,6 +20,21 @@ class Span:
     score: float = 0.0
 
 
+@dataclass(frozen=True)
+class Selection:
+    """What a method shows for one budget: its spans, and the tokens of the prompt it sends
+    (for ctxopt's pack the rendered prompt, headers and paths included, as `pack --json`
+    counts it; for the baselines and ranked lists the spans' own tokens)."""
+
+    spans: tuple[Span, ...]
+    prompt_tokens: int
+
+    @classmethod
+    def of_spans(cls, spans: Iterable[Span]) -> Selection:
+        chosen = tuple(spans)
+        return cls(chosen, sum(s.tokens for s in chosen))
+
+
 def fill_budget(ranked: Iterable[Span], budget: int, *, disjoint: bool = False) -> list[Span]:
     """Spans in rank order while they fit; one that doesn't fit is skipped, the rest tried.
     disjoint: a span overlapping one already chosen of its file is skipped too (the sliding

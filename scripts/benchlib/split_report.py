@@ -18,6 +18,7 @@ COLUMNS = (
     "all_funcs",
     "func_recall",
     "tokens",
+    "over_budget",
     "cases",
 )
 OVERALL = "overall"
@@ -83,6 +84,7 @@ def _row(label: str, method: str, budget: int, s: Summary) -> tuple[str, ...]:
         f"{s.all_functions:.3f}",
         f"{s.function_recall:.3f}",
         f"{s.mean_tokens:.0f}",
+        str(s.over_budget),
         str(s.cases),
     )
 
