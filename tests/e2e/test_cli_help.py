@@ -21,6 +21,7 @@ SHARED = ("--path", "--db", "--json", "--quiet")  # README: every command takes 
 # mcp's stdout is the protocol: it has no JSON output of its own.
 NOT_TAKEN = {"analyze-doc": frozenset({"--path", "--db"}), "mcp": frozenset({"--json"})}
 OPTION_LINE = re.compile(r"^\s+(?:-\w, )?(--[a-z][\w-]*)", re.M)
+OFF_SWITCH = re.compile(r"^\s+--[a-z][\w-]* / (--no-[a-z][\w-]*)", re.M)  # --rerank / --no-rerank
 OPTION_MENTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
 
 
@@ -32,7 +33,8 @@ def help_text(command: str) -> str:
 
 
 def help_options(command: str) -> set[str]:
-    return set(OPTION_LINE.findall(help_text(command))) - {"--help"}
+    text = help_text(command)
+    return (set(OPTION_LINE.findall(text)) | set(OFF_SWITCH.findall(text))) - {"--help"}
 
 
 def readme() -> str:

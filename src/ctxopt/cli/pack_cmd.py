@@ -20,6 +20,7 @@ from ctxopt.cli.options import (
     repeatable,
 )
 from ctxopt.cli.output_file import output_target, write_output
+from ctxopt.cli.rerank_flag import RerankOption
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import refuse_empty, settings_from_flags
 from ctxopt.cli.task_text import HELP as TASK_HELP
@@ -157,6 +158,7 @@ def pack(
     explain: Annotated[
         bool, typer.Option("--explain", help="On stderr: why each chunk was picked or dropped.")
     ] = False,
+    rerank: RerankOption = None,
     allow_secrets: AllowSecretsOption = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
@@ -190,6 +192,7 @@ def pack(
         format=fmt,
         max_chunks_per_file=max_chunks_per_file,
         allow_secrets=allow_secrets_flag(allow_secrets),
+        rerank=rerank,
     )
     warn_if_allowed(terminal, settings)
     options = PackOptions(

@@ -18,6 +18,7 @@ from ctxopt.cli.options import (
     RefOption,
     repeatable,
 )
+from ctxopt.cli.rerank_flag import RerankOption
 from ctxopt.cli.secrets_flag import AllowSecretsOption, allow_secrets_flag, warn_if_allowed
 from ctxopt.cli.settings import refuse_empty, settings_from_flags
 from ctxopt.cli.task_text import HELP as TASK_HELP
@@ -46,6 +47,7 @@ def query(
     explain: Annotated[
         bool, typer.Option("--explain", help="Show each factor's share of the score.")
     ] = False,
+    rerank: RerankOption = None,
     allow_secrets: AllowSecretsOption = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
@@ -72,6 +74,7 @@ def query(
         db=db,
         top_k=k,
         allow_secrets=allow_secrets_flag(allow_secrets),
+        rerank=rerank,
     )
     warn_if_allowed(terminal, settings)
     if settings.top_k <= 0:

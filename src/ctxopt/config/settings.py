@@ -49,6 +49,7 @@ class Settings:
     path_entries: bool = True  # a chunk with no room for code may still be listed by its path
     history_commits: int = 2000  # the newest commits whose messages rank files (0: none kept)
     auto_tune: bool = False  # `ctxopt index` tunes the ranking weights when history allows
+    rerank: bool = False  # a cross-encoder reranks query's and pack's best hits (the rerank extra)
     top_k: int = 10
     weights: tuple[tuple[str, float], ...] = ()  # retrieval weight overrides, sorted by name
     cache_dir: Path | None = None  # distilled models; None -> the user cache folder

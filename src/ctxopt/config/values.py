@@ -123,13 +123,14 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "path_entries": _bool,
     "history_commits": _int(0),
     "auto_tune": _bool,
+    "rerank": _bool,
 }
 INT_FIELDS = frozenset(
     {"max_file_bytes", "budget", "max_chunks_per_file", "top_k", "history_commits"}
 )
 FLOAT_FIELDS = frozenset({"parse_timeout", "reserve"})
 BOOL_FIELDS: frozenset[str] = frozenset(
-    {"allow_secrets", "displace_capped", "path_entries", "auto_tune"}
+    {"allow_secrets", "displace_capped", "path_entries", "auto_tune", "rerank"}
 )
 
 

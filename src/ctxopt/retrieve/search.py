@@ -21,6 +21,7 @@ from ctxopt.retrieve.history_evidence import history_evidence, message_index
 from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.localise import localise_long_hits, shows_its_lines
 from ctxopt.retrieve.path_tails import tail_matches
+from ctxopt.retrieve.rerank import RERANK_TOP, rerank
 from ctxopt.retrieve.scoring import (
     VAGUE_COUNT,
     Memo,
@@ -249,7 +250,13 @@ def search(
     """Rank the index's chunks for a task."""
     reader = reader or IndexReader(settings.db_path)
     found = rank(settings, task, options, reader=reader, embed=embed)
-    ranked = _lines_first(found.ranked) if options.lines_first else found.ranked
+    ranked, ranking = found.ranked, found.ranking
+    if settings.rerank:
+        from ctxopt.embed.cross_encoder import shared_cross_encoder
+
+        ranked = rerank(found.text, ranked, shared_cross_encoder().scores)
+        ranking = f"{ranking}; the best {RERANK_TOP} reranked by a cross-encoder"
+    ranked = _lines_first(ranked) if options.lines_first else ranked
     return QueryResult(
         task=task,
         intent=found.intent,
@@ -258,7 +265,7 @@ def search(
         candidates=found.candidates,
         embedder=found.embedder,
         confidence=retrieval_confidence(found.entities, found.ranked),
-        ranking=found.ranking,
+        ranking=ranking,
     )
 
 

@@ -1,0 +1,20 @@
+"""`--rerank/--no-rerank`, shared by query and pack: a cross-encoder reranks the best hits."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+RerankOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--rerank/--no-rerank",
+        help=(
+            "Rerank the 20 best hits with a cross-encoder that reads the task and each hit "
+            "together (better packs, about 0.5-1 s more; needs the rerank extra: pip install "
+            "'ctxopt-repo-packer[rerank]'). Config: rerank = true. Env: CTXOPT_RERANK."
+        ),
+        show_default=False,
+    ),
+]
