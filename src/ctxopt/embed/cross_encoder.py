@@ -27,7 +27,8 @@ def model_folder() -> Path:
     """The folder holding the reranker's model.onnx and tokenizer.json; UsageError naming the
     install command when the extra is not installed."""
     spec = importlib.util.find_spec(MODEL_PACKAGE)  # finds the package without running it
-    for location in (spec.submodule_search_locations or []) if spec else []:
+    locations = (spec.submodule_search_locations or []) if spec is not None else []
+    for location in locations:
         folder = Path(location).joinpath(*MODEL_FOLDER)
         if (folder / "model.onnx").is_file() and (folder / "tokenizer.json").is_file():
             return folder
