@@ -6,14 +6,16 @@ from typing import Annotated
 
 import typer
 
+from ctxopt.embed.cross_encoder import INSTALL_HINT
+
 RerankOption = Annotated[
     bool | None,
     typer.Option(
         "--rerank/--no-rerank",
         help=(
             "Rerank the 20 best hits with a cross-encoder that reads the task and each hit "
-            "together (better packs, about 0.5-1 s more; needs the rerank extra: pip install "
-            "'ctxopt-repo-packer[rerank]'). Config: rerank = true. Env: CTXOPT_RERANK."
+            f"together (better packs, about 0.8 s more; needs the rerank extra: {INSTALL_HINT}). "
+            "Config: rerank = true. Env: CTXOPT_RERANK."
         ),
         show_default=False,
     ),
