@@ -306,6 +306,27 @@ def test_a_long_table_in_a_summarised_class_body_is_chunked_whole():
     assert table_chunk.text.splitlines()[-1] == "    }"
 
 
+def test_a_long_comment_between_a_module_line_and_its_first_member_is_a_doc_chunk():
+    """Ruby parses comments between `module Plugins` and its first statement as children of
+    the module before its body; a plugin's guide there is documentation of its own, not a
+    header every outline of the file repeats."""
+    guide = "".join(f"    # Step {i}: call +r.assets+ with option :opt_{i}.\n" for i in range(40))
+    methods = "".join(
+        f"      def helper_{i}(value)\n        value.to_s * {i} + compute_{i}(value)\n      end\n\n"
+        for i in range(60)
+    )
+    text = f"class App\n  module Plugins\n{guide}    module Assets\n{methods}    end\n  end\nend\n"
+    chunks = chunk_file("lib/app/plugins/assets.rb", text, "ruby").chunks
+    outlines = [c for c in chunks if c.summary]
+    assert outlines and all("Step 7:" not in c.text for c in outlines)
+    assert all(c.tokens < 200 for c in outlines)
+    docs = [c for c in chunks if c.kind == ChunkKind.DOC]
+    shown = {n for c in docs for n in range(c.start_line, c.end_line + 1)}
+    assert shown == set(range(3, 43))  # the whole guide, in documentation chunks only
+    assert all(c.references == () for c in docs)
+    assert by_name(chunks, "App.Plugins.Assets").text.startswith("    module Assets\n")
+
+
 def test_a_ruby_spec_file_is_chunked_per_example_and_a_route_block_per_route():
     spec = (
         "RSpec.describe Router do\n  let(:app) { App.new }\n\n"

@@ -26,7 +26,7 @@ from ctxopt.types import ChunkedFile, ChunkKind
 
 __all__ = ["CHUNKER_VERSION", "chunk_file", "read_source"]
 
-CHUNKER_VERSION = 29  # bump whenever chunk output changes
+CHUNKER_VERSION = 30  # bump whenever chunk output changes
 
 
 def read_source(abs_path: str) -> tuple[str, int]:

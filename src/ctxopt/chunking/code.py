@@ -268,7 +268,9 @@ def _emit_class(
     qualified = _qualify(prefix, parent_q, decl.name)
     kind = _test_kind(walk, ChunkKind(decl.kind), decl.name, "")
     class_body = body(walk.spec, decl)
-    header_end = line_of(signature_end_row(walk.source, decl.node, class_body))
+    header_end = _header_before_comments(
+        walk, decl.node, span[0], line_of(signature_end_row(walk.source, decl.node, class_body))
+    )
     members = _members(walk, class_body, header_end)
     sig = signature(walk.source, decl.node, class_body)
     doc = _docstring(walk, decl.node, comments)
@@ -303,9 +305,25 @@ def _emit_class(
         else:
             _emit_leaf(walk, member.decl, member.span, member.comments, prefix, qualified)
     held = [(d.start, d.end) for d in walk.drafts[first_member:]]
+    comment_rows = _comment_rows(walk, decl.node.children)
     walk.drafts.extend(
-        _body_gap_drafts(walk, decl.name, qualified, (header_end + 1, span[1]), held, shown)
+        _body_gap_drafts(
+            walk, decl.name, qualified, (header_end + 1, span[1]), held, shown, comment_rows
+        )
     )
+
+
+def _header_before_comments(walk: _Walk, node: Node, start: int, header_end: int) -> int:
+    """header_end moved up over a run of at least DOC_RUN_LINES comment lines that ends the
+    header: in Ruby a plugin's guide written between `module RodaPlugins` and the plugin's own
+    module is a child of the outer module before its body, so without the cut every outline
+    of the file would repeat the whole guide."""
+    rows = _comment_rows(walk, node.children)
+    end, count = header_end, 0
+    while end > start and _comment_or_blank(walk, rows, end):
+        count += end in rows
+        end -= 1
+    return end if count >= DOC_RUN_LINES else header_end
 
 
 def _over_split_limit(text: str) -> bool:
@@ -329,8 +347,13 @@ def _summary_lines(
         start, end = member.span
         last = max(last, end)
         if member.decl is not None:
-            sig_end = line_of(
-                signature_end_row(walk.source, member.decl.node, body(walk.spec, member.decl))
+            sig_end = _header_before_comments(
+                walk,
+                member.decl.node,
+                start,
+                line_of(
+                    signature_end_row(walk.source, member.decl.node, body(walk.spec, member.decl))
+                ),
             )
             keep.update(range(start, sig_end + 1))
         elif member.node.type in walk.language.attached:
@@ -351,16 +374,24 @@ def _body_gap_drafts(
     body: tuple[int, int],
     held: list[tuple[int, int]],
     shown: set[int],
+    comment_rows: frozenset[int],
 ) -> list[Draft]:
     """Chunks for the code of a summarised class that no member chunk holds (held) and its
     summary does not show whole (shown): a long table assigned in the body, the set-up of a
-    Ruby `context "..." do` block.
+    Ruby `context "..." do` block, a long guide in comments (comment_rows), which is a
+    documentation chunk of its own.
     Without them those lines would be in no chunk a pack could show."""
     drafts: list[Draft] = []
-    for first, last in _uncovered(held, *body):
+    gaps = _uncovered(held, *body)
+    for first, last in (part for g in gaps for part in _comment_runs(walk, comment_rows, *g)):
         if all(n in shown or not walk.lines[n - 1].strip() for n in range(first, last + 1)):
             continue
         for start, end in _pieces(walk, first, last):
+            if _only_comments(walk, comment_rows, start, end):
+                drafts.append(
+                    Draft(ChunkKind.DOC, name, qualified, start, end, parent=qualified, code=False)
+                )
+                continue
             text = "\n".join(walk.lines[start - 1 : end])
             drafts.append(
                 Draft(
