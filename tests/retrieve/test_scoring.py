@@ -4,6 +4,7 @@ from ctxopt.retrieve.intent import detect_intent
 from ctxopt.retrieve.scoring import (
     DEFAULT_WEIGHTS,
     OUTLINE_FACTOR,
+    STEM_NAMED,
     Memo,
     ScoringContext,
     location_match,
@@ -85,6 +86,17 @@ def test_path_proximity_levels() -> None:
     assert path_proximity("web/src/client.ts", entities) == 0.6
     assert path_proximity("other/storage.py", entities) == 0.7
     assert path_proximity("x/y.py", entities) == 0.0
+
+
+def test_a_file_named_as_a_compound_identifier_of_the_task_is_near_it() -> None:
+    entities = extract_entities("Document that the route_block_args plugin will be removed")
+    assert path_proximity("lib/roda/plugins/route_block_args.rb", entities) == STEM_NAMED
+    assert path_proximity("spec/plugin/route_block_args_spec.rb", entities) == STEM_NAMED
+    assert path_proximity("src/RouteBlockArgs.java", entities) == STEM_NAMED
+    assert path_proximity("lib/roda/plugins/route_csrf.rb", entities) == 0.0
+    assert path_proximity("lib/roda/plugins/route.rb", entities) == 0.4  # one word of three
+    plain = extract_entities("the route plugin will be removed")
+    assert path_proximity("lib/roda/plugins/route.rb", plain) == 0.4  # a word, not a name
 
 
 def test_ties_break_by_path_then_line() -> None:

@@ -52,6 +52,10 @@ RECENCY_HALF_LIFE = 90 * 86400
 # matches each as a file of the same stem does, below what makes a chunk required.
 VAGUE_COUNT = 3
 VAGUE_MATCH = 0.7
+# A file whose name is a compound identifier of the task (`route_block_args` and
+# lib/roda/plugins/route_block_args.rb or its spec; `RouteBlockArgs` too) is about what the
+# task names, as a file of the same stem is.
+STEM_NAMED = 0.7
 
 _ERROR_HANDLING = re.compile(r"\b(raise|throw|except|catch|Err\(|panic|errors?\.|error)\b")
 
@@ -189,9 +193,17 @@ def path_proximity(
             best = max(best, 0.6)
         elif PurePosixPath(mention).stem.lower() == stem:
             best = max(best, 0.7)
+    if len(stem) > 3 and "".join(_name_parts(stem)) in _identifier_stems(entities.identifiers):
+        best = max(best, STEM_NAMED)
     if best == 0.0 and len(stem) > 3 and stem in entities.words:
         best = 0.4
     return best
+
+
+@functools.lru_cache(maxsize=256)  # the same task's identifiers, candidate after candidate
+def _identifier_stems(identifiers: tuple[str, ...]) -> frozenset[str]:
+    """The task's compound identifiers as a file's stem spells them, words run together."""
+    return frozenset("".join(p) for p in map(_name_parts, identifiers) if len(p) >= 2)
 
 
 def location_match(
