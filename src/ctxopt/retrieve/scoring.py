@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 
 from ctxopt.embed.base import MINILM_NAME
 from ctxopt.languages import TEXT, detect_language, named_in_task
-from ctxopt.languages.naming import subject_stem
+from ctxopt.languages.naming import is_test_path, subject_stem
 from ctxopt.retrieve.candidates import Candidate
 from ctxopt.retrieve.secondary import SECONDARY_FACTORS, Secondary, secondary_class
 from ctxopt.terms import split_identifier
@@ -193,7 +193,11 @@ def path_proximity(
             best = max(best, 0.6)
         elif PurePosixPath(mention).stem.lower() == stem:
             best = max(best, 0.7)
-    if len(stem) > 3 and "".join(_name_parts(stem)) in _identifier_stems(entities.identifiers):
+    if (
+        len(stem) > 3
+        and not is_test_path(path)
+        and "".join(_name_parts(stem)) in _identifier_stems(entities.identifiers)
+    ):
         best = max(best, STEM_NAMED)
     if best == 0.0 and len(stem) > 3 and stem in entities.words:
         best = 0.4
