@@ -1,4 +1,5 @@
-from ctxopt.pack.content import excerpt_content, make_renderer
+from ctxopt.chunking import chunk_file
+from ctxopt.pack.content import chunk_content, excerpt_content, make_renderer
 from ctxopt.pack.select import SelectOptions, excerpt_lines, select
 from ctxopt.types import Chunk, ChunkKind, Fidelity, ScoredChunk
 
@@ -59,3 +60,28 @@ def test_without_focus_lines_a_big_chunk_steps_down_to_its_signature() -> None:
     selection = select([hit_with_focus(chunk, None)], SelectOptions(budget=300), render)
     (choice,) = selection.chosen
     assert choice.fidelity == Fidelity.SIGNATURE
+
+
+def _ruby_plugin_guide() -> list[Chunk]:
+    guide = "".join(f"    # Step {i}: pass option :opt_{i} to +r.assets+.\n" for i in range(30))
+    methods = "".join(
+        f"      def helper_{i}(value)\n        value.to_s * {i} + compute_{i}(value)\n      end\n"
+        for i in range(80)
+    )
+    text = f"class App\n  module Plugins\n{guide}    module Assets\n{methods}    end\n  end\nend\n"
+    chunks = chunk_file("lib/app/assets.rb", text, "ruby").chunks
+    return [c for c in chunks if c.kind is ChunkKind.DOC]
+
+
+def test_a_code_files_documentation_chunk_is_shown_whole_and_in_excerpts() -> None:
+    """A long comment chunked as documentation is what it shows: compression that drops
+    comments (light, the default) must not leave it empty."""
+    (doc,) = _ruby_plugin_guide()
+    for level in ("light", "medium", "aggressive"):
+        whole = chunk_content(doc, Fidelity.FULL, level)
+        assert "# Step 12: pass option :opt_12 to +r.assets+." in whole
+        assert "# Step 29:" in whole
+    part = excerpt_content(doc, (doc.start_line + 10, doc.start_line + 14), "light")
+    assert "# Step 12: pass option :opt_12" in part and "# Step 20:" not in part
+    code = chunk_file("lib/app/x.rb", "# a note\nX = 1\n", "ruby").chunks[0]
+    assert "# a note" not in chunk_content(code, Fidelity.FULL, "light")  # code still loses them

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from ctxopt.languages import TEXT, by_name
+from ctxopt.languages.record import Family
 from ctxopt.pack import prompt_tokens
 from ctxopt.pack.compress import Level, compress, signature_stub
 from ctxopt.pack.compress.markers import marker, shows_code
 from ctxopt.pack.labels import chunk_place
 from ctxopt.pack.render_cache import RENDERS
 from ctxopt.pack.select import Render
-from ctxopt.types import Chunk, Fidelity
+from ctxopt.types import Chunk, ChunkKind, Fidelity
 
 ENTRY_OVERHEAD = 12  # label line and code fence around each entry (select.MIN_ENTRY).  It
 # undercounts a label (about 20 tokens with fences): a selection that overfills and then
@@ -24,7 +26,7 @@ def excerpt_content(chunk: Chunk, lines: tuple[int, int], level: Level) -> str:
     first, last = lines
     rows = chunk.text.split("\n")
     body = "\n".join(rows[first - chunk.start_line : last - chunk.start_line + 1])
-    shown = compress(body, chunk.language, level, start_line=first)
+    shown = compress(body, shown_language(chunk), level, start_line=first)
     body_rows = [r for r in body.split("\n") if r.strip()] or [""]
     indent = body_rows[0][: len(body_rows[0]) - len(body_rows[0].lstrip())]
     parts: list[str] = []
@@ -45,13 +47,23 @@ def chunk_content(
     if fidelity == Fidelity.EXCERPT and lines is not None:
         return excerpt_content(chunk, lines, level)
     if fidelity == Fidelity.FULL:
-        return compress(chunk.text, chunk.language, level, start_line=chunk.start_line)
+        return compress(chunk.text, shown_language(chunk), level, start_line=chunk.start_line)
     if fidelity == Fidelity.SIGNATURE:
         return signature_content(chunk)
     if fidelity == Fidelity.STUB:
         line = chunk.signature or next((ln for ln in chunk.text.splitlines() if ln.strip()), "")
         return clipped_stub(line.strip())
     return ""
+
+
+def shown_language(chunk: Chunk) -> str:
+    """The language a chunk's text is compressed as: a documentation chunk of a code file (a
+    long comment: a plugin's guide, a crate's `//!` text, a licence) is compressed as plain
+    text, since dropping its comments would leave nothing of it to show."""
+    record = by_name(chunk.language)
+    if chunk.kind is ChunkKind.DOC and record is not None and record.family is Family.CODE:
+        return TEXT.name
+    return chunk.language
 
 
 STUB_CHARS = 200  # a stub longer than this (a signature of many parameters) is clipped
