@@ -107,3 +107,16 @@ def push_to(work: Path, files: Mapping[str, str], message: str = "change") -> st
     commit_all(work, message)
     git(work, "push", "-q", "origin", "main")
     return git(work, "rev-parse", "HEAD").strip()
+
+
+def ruby_plugin_source(guide_lines: int, methods: int) -> str:
+    """A roda-style plugin file: a guide of guide_lines comment lines between `module Plugins`
+    and the plugin's module (lines 3 to guide_lines + 2), which holds that many small methods."""
+    guide = "".join(
+        f"    # Step {i}: pass option :opt_{i} to +r.assets+.\n" for i in range(guide_lines)
+    )
+    body = "".join(
+        f"      def helper_{i}(value)\n        value.to_s * {i} + compute_{i}(value)\n      end\n"
+        for i in range(methods)
+    )
+    return f"class App\n  module Plugins\n{guide}    module Assets\n{body}    end\n  end\nend\n"

@@ -13,7 +13,7 @@ from ctxopt.chunking import CHUNKER_VERSION, chunk_file
 from ctxopt.languages import detect_language
 from ctxopt.types import Chunk, ChunkKind
 from goldentools import check_golden
-from helpers import ROOT
+from helpers import ROOT, ruby_plugin_source
 from tests.chunking.conftest import by_name
 
 FIXTURES = ROOT / "fixtures"
@@ -310,13 +310,7 @@ def test_a_long_comment_between_a_module_line_and_its_first_member_is_a_doc_chun
     """Ruby parses comments between `module Plugins` and its first statement as children of
     the module before its body; a plugin's guide there is documentation of its own, not a
     header every outline of the file repeats."""
-    guide = "".join(f"    # Step {i}: call +r.assets+ with option :opt_{i}.\n" for i in range(40))
-    methods = "".join(
-        f"      def helper_{i}(value)\n        value.to_s * {i} + compute_{i}(value)\n      end\n\n"
-        for i in range(60)
-    )
-    text = f"class App\n  module Plugins\n{guide}    module Assets\n{methods}    end\n  end\nend\n"
-    chunks = chunk_file("lib/app/plugins/assets.rb", text, "ruby").chunks
+    chunks = chunk_file("lib/app/plugins/assets.rb", ruby_plugin_source(40, 80), "ruby").chunks
     outlines = [c for c in chunks if c.summary]
     assert outlines and all("Step 7:" not in c.text for c in outlines)
     assert all(c.tokens < 200 for c in outlines)

@@ -2,6 +2,7 @@ from ctxopt.chunking import chunk_file
 from ctxopt.pack.content import chunk_content, excerpt_content, make_renderer
 from ctxopt.pack.select import SelectOptions, excerpt_lines, select
 from ctxopt.types import Chunk, ChunkKind, Fidelity, ScoredChunk
+from helpers import ruby_plugin_source
 
 
 def long_function(start: int = 10, body_lines: int = 120) -> Chunk:
@@ -63,13 +64,7 @@ def test_without_focus_lines_a_big_chunk_steps_down_to_its_signature() -> None:
 
 
 def _ruby_plugin_guide() -> list[Chunk]:
-    guide = "".join(f"    # Step {i}: pass option :opt_{i} to +r.assets+.\n" for i in range(30))
-    methods = "".join(
-        f"      def helper_{i}(value)\n        value.to_s * {i} + compute_{i}(value)\n      end\n"
-        for i in range(80)
-    )
-    text = f"class App\n  module Plugins\n{guide}    module Assets\n{methods}    end\n  end\nend\n"
-    chunks = chunk_file("lib/app/assets.rb", text, "ruby").chunks
+    chunks = chunk_file("lib/app/assets.rb", ruby_plugin_source(30, 80), "ruby").chunks
     return [c for c in chunks if c.kind is ChunkKind.DOC]
 
 
