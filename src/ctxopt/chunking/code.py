@@ -268,8 +268,9 @@ def _emit_class(
     qualified = _qualify(prefix, parent_q, decl.name)
     kind = _test_kind(walk, ChunkKind(decl.kind), decl.name, "")
     class_body = body(walk.spec, decl)
+    comment_rows = _comment_rows(walk, decl.node.children)
     header_end = _header_before_comments(
-        walk, decl.node, span[0], line_of(signature_end_row(walk.source, decl.node, class_body))
+        walk, comment_rows, span[0], line_of(signature_end_row(walk.source, decl.node, class_body))
     )
     members = _members(walk, class_body, header_end)
     sig = signature(walk.source, decl.node, class_body)
@@ -305,7 +306,6 @@ def _emit_class(
         else:
             _emit_leaf(walk, member.decl, member.span, member.comments, prefix, qualified)
     held = [(d.start, d.end) for d in walk.drafts[first_member:]]
-    comment_rows = _comment_rows(walk, decl.node.children)
     walk.drafts.extend(
         _body_gap_drafts(
             walk, decl.name, qualified, (header_end + 1, span[1]), held, shown, comment_rows
@@ -313,12 +313,11 @@ def _emit_class(
     )
 
 
-def _header_before_comments(walk: _Walk, node: Node, start: int, header_end: int) -> int:
-    """header_end moved up over a run of at least DOC_RUN_LINES comment lines that ends the
-    header: in Ruby a plugin's guide written between `module RodaPlugins` and the plugin's own
-    module is a child of the outer module before its body, so without the cut every outline
-    of the file would repeat the whole guide."""
-    rows = _comment_rows(walk, node.children)
+def _header_before_comments(walk: _Walk, rows: frozenset[int], start: int, header_end: int) -> int:
+    """header_end moved up over a run of at least DOC_RUN_LINES comment lines (rows: the
+    declaration's own comment lines) that ends the header: in Ruby a plugin's guide written
+    between `module RodaPlugins` and the plugin's own module is a child of the outer module
+    before its body, so without the cut every outline of the file would repeat the whole guide."""
     end, count = header_end, 0
     while end > start and _comment_or_blank(walk, rows, end):
         count += end in rows
@@ -349,7 +348,7 @@ def _summary_lines(
         if member.decl is not None:
             sig_end = _header_before_comments(
                 walk,
-                member.decl.node,
+                _comment_rows(walk, member.decl.node.children),
                 start,
                 line_of(
                     signature_end_row(walk.source, member.decl.node, body(walk.spec, member.decl))

@@ -52,10 +52,10 @@ RECENCY_HALF_LIFE = 90 * 86400
 # matches each as a file of the same stem does, below what makes a chunk required.
 VAGUE_COUNT = 3
 VAGUE_MATCH = 0.7
-# A code file whose name is a compound identifier of the task (`route_block_args` and
-# lib/roda/plugins/route_block_args.rb; `RouteBlockArgs` too) is about what the task names, as
-# a file of the same stem is.  Not a test file: an identifier a task gives in passing
-# (`credit_card`) lifted every chunk of zod's credit-card.test.ts.
+# A file of the same stem as a path the task mentions, and a code file whose name is a
+# compound identifier of the task (`route_block_args` and lib/roda/plugins/route_block_args.rb;
+# `RouteBlockArgs` too), is about what the task names.  Not a test file by an identifier: one a
+# task gives in passing (`credit_card`) lifted every chunk of zod's credit-card.test.ts.
 STEM_NAMED = 0.7
 
 _ERROR_HANDLING = re.compile(r"\b(raise|throw|except|catch|Err\(|panic|errors?\.|error)\b")
@@ -193,11 +193,11 @@ def path_proximity(
         if path.startswith(mention.rstrip("/") + "/") or f"/{mention.rstrip('/')}/" in path:
             best = max(best, 0.6)
         elif PurePosixPath(mention).stem.lower() == stem:
-            best = max(best, 0.7)
+            best = max(best, STEM_NAMED)
     if (
         len(stem) > 3
-        and not is_test_path(path)
         and "".join(_name_parts(stem)) in _identifier_stems(entities.identifiers)
+        and not is_test_path(path)
     ):
         best = max(best, STEM_NAMED)
     if best == 0.0 and len(stem) > 3 and stem in entities.words:
