@@ -766,3 +766,29 @@ def test_a_long_chunk_that_does_not_fit_whole_shows_its_key_lines_not_its_declar
     assert entry.lines[1] - entry.lines[0] + 1 == KEY_LINES
     (named_nothing,) = _long_chunk_in_less_room("speed up the parser").chosen
     assert named_nothing.fidelity is Fidelity.SIGNATURE  # no line holds a word of the task
+
+
+def test_a_chunk_that_renders_empty_is_accounted_for_once() -> None:
+    """Later steps try a turned-away chunk again (room left over, a better chunk of its file);
+    a chunk whose compressed text is empty was listed once per try, and `--explain` showed it
+    as often.  Every candidate is either chosen or left out, once."""
+
+    def empty_in_full(
+        chunk: Chunk, fidelity: Fidelity, lines: tuple[int, int] | None = None
+    ) -> tuple[str, int]:
+        if chunk.name == "blank" and fidelity in (Fidelity.FULL, Fidelity.EXCERPT):
+            return "", 0
+        return fake_render(chunk, fidelity, lines)
+
+    hits = [hit("a.py", "blank", 0.9, 100), hit("b.py", "x", 0.5, 50), hit("a.py", "y", 0.4, 50)]
+    for budget in (60, 200, 1000):
+        selection = select(hits, SelectOptions(budget=budget), empty_in_full)
+        chosen = [c.hit.chunk.id for c in selection.chosen]
+        dropped = [d.hit.chunk.id for d in selection.dropped]
+        assert len(set(chosen)) == len(chosen)
+        assert len(set(dropped)) == len(dropped)
+        assert not set(chosen) & set(dropped)
+        assert set(chosen) | set(dropped) == {h.chunk.id for h in hits}
+        assert [d.reason for d in selection.dropped if d.hit.chunk.name == "blank"] == [
+            DropReason.EMPTY
+        ]

@@ -534,7 +534,20 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
         _keep_better_hits(state)
     if not options.strict_cap:
         _fill_leftover(state, position)
-    return Selection(tuple(state.chosen), tuple(state.dropped), state.spent)
+    return Selection(tuple(state.chosen), left_out(state.chosen, state.dropped), state.spent)
+
+
+def left_out(chosen: Sequence[Choice], dropped: Sequence[Dropped]) -> tuple[Dropped, ...]:
+    """Each chunk turned away once, with the reason of its last turn (a chunk is tried again
+    by later steps), and none that a later step let in: `--explain` accounts for every
+    candidate exactly once."""
+    taken = {c.hit.chunk.id for c in chosen}
+    last: dict[str, Dropped] = {}
+    for drop in dropped:
+        if drop.hit.chunk.id not in taken:
+            last.pop(drop.hit.chunk.id, None)
+            last[drop.hit.chunk.id] = drop
+    return tuple(last.values())
 
 
 def _near_duplicates(hits: Sequence[ScoredChunk], whole: frozenset[str]) -> dict[str, str]:
