@@ -534,10 +534,10 @@ def select(hits: Sequence[ScoredChunk], options: SelectOptions, render: Render) 
         _keep_better_hits(state)
     if not options.strict_cap:
         _fill_leftover(state, position)
-    return Selection(tuple(state.chosen), left_out(state.chosen, state.dropped), state.spent)
+    return Selection(tuple(state.chosen), drops_once_each(state.chosen, state.dropped), state.spent)
 
 
-def left_out(chosen: Sequence[Choice], dropped: Sequence[Dropped]) -> tuple[Dropped, ...]:
+def drops_once_each(chosen: Sequence[Choice], dropped: Sequence[Dropped]) -> tuple[Dropped, ...]:
     """Each chunk turned away once, with the reason of its last turn (a chunk is tried again
     by later steps), and none that a later step let in: `--explain` accounts for every
     candidate exactly once."""
