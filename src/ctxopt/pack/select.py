@@ -793,7 +793,5 @@ def _fill_leftover(state: _Budget, position: dict[str, int]) -> None:
         path = hit.chunk.path
         if hit.score < waiting.get(path, 0.0):
             continue
-        if state.try_add(hit, PickReason.LEFTOVER, Fidelity.FULL, note=False):
-            state.dropped = [d for d in state.dropped if d.hit.chunk.id != hit.chunk.id]
-        else:
+        if not state.try_add(hit, PickReason.LEFTOVER, Fidelity.FULL, note=False):
             waiting[path] = max(waiting.get(path, 0.0), hit.score)
